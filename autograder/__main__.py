@@ -1,0 +1,69 @@
+"""`python -m autograder COMMAND`: the course's commands (the Makefile calls these)."""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from . import course
+
+
+def _build(args) -> int:
+    from .build import build, stale_files
+
+    if args.check:
+        stale = stale_files(course.ROOT)
+        for path in stale:
+            print(f"out of date: {path.relative_to(course.ROOT)}")
+        if stale:
+            print("Run `make build` and commit the result.")
+        return 1 if stale else 0
+    for path in build(course.ROOT):
+        print(f"wrote {path.relative_to(course.ROOT)}")
+    return 0
+
+
+def _lint(args) -> int:
+    from .lint import lint
+
+    problems = lint(course.ROOT)
+    print("\n".join(problems) if problems else f"lint: {len(course.assignments())} notebooks, no problems")
+    return 1 if problems else 0
+
+
+def _grade(args) -> int:
+    from .grading import grade_class, report
+
+    outcomes = grade_class(args.assignment, course.ROOT, args.student or None, Path(args.csv) if args.csv else None)
+    print(report(args.assignment, outcomes))
+    print(f"grades: {args.csv or 'grades.csv'}; feedback: feedback/<student>/{args.assignment}/")
+    return 0 if all(o.graded for o in outcomes) else 1
+
+
+def _bench(args) -> int:
+    from .bench import main
+
+    return main(args.notebooks)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m autograder", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    build = commands.add_parser("build", help="regenerate setup cells, release/, notebooks/ and the README map")
+    build.add_argument("--check", action="store_true", help="change nothing; fail if a generated file is out of date")
+    build.set_defaults(run=_build)
+    commands.add_parser("lint", help="check grade ids, points, markers, setup cells and badges").set_defaults(run=_lint)
+    grade = commands.add_parser("grade", help="autograde every submission of an assignment, then feedback and CSV")
+    grade.add_argument("assignment", help="e.g. 01_first_gradient")
+    grade.add_argument("--student", action="append", help="grade only this student (repeatable)")
+    grade.add_argument("--csv", help="where to write the grades (default grades.csv)")
+    grade.set_defaults(run=_grade)
+    bench = commands.add_parser("bench", help="time TensorFlow's import and each notebook top to bottom")
+    bench.add_argument("notebooks", nargs="*", help="assignment names (default: all)")
+    bench.set_defaults(run=_bench)
+    args = parser.parse_args(argv)
+    return args.run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

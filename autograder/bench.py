@@ -1,0 +1,52 @@
+"""`make bench`: how long TensorFlow's import and each notebook take here, with the 30 s target."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import nbformat
+
+from . import course
+from .execute import KERNEL_ENV, run
+
+TARGET_SECONDS = 30.0
+
+
+def import_seconds(repeats: int = 3) -> list[float]:
+    """Wall time of `python -c "import tensorflow"` in fresh processes."""
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "import tensorflow"], check=True,
+                       env={**os.environ, **KERNEL_ENV}, capture_output=True)
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def notebook_seconds(path: Path) -> tuple[float, float]:
+    """(total wall time with kernel start-up, slowest cell) of one notebook run top to bottom."""
+    nb = nbformat.read(path, as_version=4)
+    with tempfile.TemporaryDirectory() as cwd:
+        start = time.perf_counter()
+        _, timings = run(nb, Path(cwd), allow_errors=True)
+        total = time.perf_counter() - start
+    return total, max(timings.values(), default=0.0)
+
+
+def main(names: list[str]) -> int:
+    print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}")
+    times = import_seconds()
+    print(f"import tensorflow: {' / '.join(f'{t:.2f}' for t in times)} s (3 fresh processes)")
+    slow = 0
+    chosen = [a for a in course.assignments() if not names or a.name in names]
+    for a in chosen:
+        for label, path in (("source", a.source), ("self-study", a.self_study)):
+            total, slowest = notebook_seconds(path)
+            verdict = "ok" if total < TARGET_SECONDS else f"OVER the {TARGET_SECONDS:g} s target"
+            slow += total >= TARGET_SECONDS
+            print(f"{a.name} ({label}): {total:.1f} s top to bottom, slowest cell {slowest:.1f} s  [{verdict}]")
+    return 1 if slow else 0

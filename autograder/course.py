@@ -1,0 +1,60 @@
+"""Where things are in the course: its root, its assignments, its editions and its settings."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib
+
+ROOT = Path(__file__).resolve().parent.parent
+ASSIGNMENT_NAME = re.compile(r"^(\d\d)_([a-z][a-z0-9_]*)$")
+
+
+@dataclass(frozen=True)
+class Assignment:
+    """One notebook of the course: `NN_name`, the nbgrader assignment id and notebook name at once."""
+
+    name: str
+    root: Path = ROOT
+
+    @property
+    def number(self) -> str:
+        return self.name[:2]
+
+    @property
+    def source(self) -> Path:
+        return self.root / "source" / self.name / f"{self.name}.ipynb"
+
+    @property
+    def release(self) -> Path:
+        return self.root / "release" / self.name / f"{self.name}.ipynb"
+
+    @property
+    def self_study(self) -> Path:
+        return self.root / "notebooks" / f"{self.name}.ipynb"
+
+
+def assignments(root: Path = ROOT) -> list[Assignment]:
+    """Every `source/NN_name/NN_name.ipynb`, in course order."""
+    found = []
+    for folder in sorted((root / "source").iterdir()):
+        if folder.is_dir() and ASSIGNMENT_NAME.match(folder.name) and (folder / f"{folder.name}.ipynb").exists():
+            found.append(Assignment(folder.name, root))
+    return found
+
+
+def settings(root: Path = ROOT) -> dict:
+    """The `[tool.course]` table of pyproject.toml: the repository's public address and branch."""
+    with open(root / "pyproject.toml", "rb") as file:
+        table = tomllib.load(file)["tool"]["course"]
+    return {"repository": table["repository"], "branch": table["branch"]}
+
+
+def colab_url(relative_path: str, root: Path = ROOT) -> str:
+    """The "Open in Colab" address of a notebook given by its path in the repository."""
+    course = settings(root)
+    return f"https://colab.research.google.com/github/{course['repository']}/blob/{course['branch']}/{relative_path}"

@@ -1,0 +1,52 @@
+"""Plots of functions and their derivatives. Every helper returns its Figure, so tests can inspect it."""
+import numpy as np
+import matplotlib.pyplot as plt
+
+
+def _as_array(values):
+    """A float64 NumPy array from a tensor, an array, a list or a number."""
+    if hasattr(values, "numpy"):
+        values = values.numpy()
+    return np.asarray(values, dtype=np.float64)
+
+
+def plot_derivative(x, f, tape_derivative, exact_derivative=None, *, name="f", title=None):
+    """Draw f on the left and its derivative on the right: the tape's as dots, the closed form as a line.
+
+    x, f, tape_derivative and exact_derivative are 1-D (tensors, arrays or lists of the same length).
+    """
+    x, f, tape_derivative = _as_array(x), _as_array(f), _as_array(tape_derivative)
+    fig, (ax_f, ax_df) = plt.subplots(1, 2, figsize=(10, 3.6), constrained_layout=True)
+    ax_f.plot(x, f, color="C0", lw=2)
+    ax_f.set_title(f"${name}(x)$")
+    ax_f.set_xlabel("$x$")
+    if exact_derivative is not None:
+        ax_df.plot(x, _as_array(exact_derivative), color="C1", lw=2, label="closed form")
+    # Dots, thinned out so the closed-form line stays visible under them.
+    step = max(1, len(x) // 40)
+    ax_df.plot(x[::step], tape_derivative[::step], "o", color="C2", ms=4, label="tf.GradientTape")
+    ax_df.set_title(f"${name}'(x)$")
+    ax_df.set_xlabel("$x$")
+    ax_df.legend(loc="best")
+    for ax in (ax_f, ax_df):
+        ax.axhline(0, color="0.8", lw=0.8, zorder=0)
+        ax.grid(alpha=0.3)
+    if title:
+        fig.suptitle(title)
+    return fig
+
+
+def plot_mismatch(x, actual, expected, *, off=None, what="the derivative"):
+    """Draw the student's curve against the correct one; `off` (a boolean mask) marks the points that are off."""
+    x, actual, expected = _as_array(x).ravel(), _as_array(actual).ravel(), _as_array(expected).ravel()
+    fig, ax = plt.subplots(figsize=(7, 3.6), constrained_layout=True)
+    ax.plot(x, expected, color="C1", lw=2, label="correct")
+    ax.plot(x, actual, color="C3", lw=1.5, ls="--", label="yours")
+    if off is not None and np.any(off):
+        off = np.asarray(off).ravel()
+        ax.plot(x[off], np.nan_to_num(actual[off]), "x", color="C3", ms=6, label="points that are off")
+    ax.set_title(f"{what}: yours against the correct one")
+    ax.set_xlabel("$x$")
+    ax.legend(loc="best")
+    ax.grid(alpha=0.3)
+    return fig

@@ -1,0 +1,39 @@
+"""nbgrader's configuration for this course; the repository root is the course root."""
+c = get_config()  # noqa: F821 (nbgrader provides get_config)
+
+c.CourseDirectory.course_id = "gradient-tape"
+
+# Student stubs. The self-study edition (notebooks/) is built with the same ClearSolutions settings.
+c.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE\nraise NotImplementedError()"}
+c.ClearSolutions.text_stub = "YOUR ANSWER HERE"
+
+# Importing TensorFlow takes 3-5 s on an idle core and far longer on a busy grading machine:
+# a cell gets two minutes before it is interrupted.
+c.Execute.timeout = 120
+# A loop stuck inside a tf.function ignores the kernel interrupt; without this the whole
+# submission is dropped instead of graded with the cells that did run.
+c.Execute.raise_on_iopub_timeout = False
+
+# Test cells that write to stderr score 0. The setup cell silences TensorFlow, but a student's
+# own imports can still make TensorFlow's C++ logger print: those lines must not cost points.
+# (Only autograde applies this; `nbgrader validate` does not.)
+c.IgnorePattern.enabled = True
+c.IgnorePattern.pattern = (
+    r"(^|\n)(WARNING: All log messages before absl::InitializeLog"
+    r"|[IWE]\d{4} [\d:.]+ +\d+ [\w.]+:\d+\]"
+    r"|\d{4}-\d\d-\d\d [\d:.]+: [IWE] tensorflow/"
+    r"|To enable the following instructions: )"
+)
+
+# A student who deleted a test cell gets it back (and graded) instead of losing it silently.
+c.OverwriteCells.add_missing_cells = True
+
+c.LimitOutput.max_lines = 200
+
+# Feedback is the autograded notebook as HTML: without ClearHiddenTests it would show students
+# the source of the hidden tests.
+c.GenerateFeedback.preprocessors = [
+    "nbgrader.preprocessors.GetGrades",
+    "nbgrader.preprocessors.ClearHiddenTests",
+    "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
+]

@@ -1,0 +1,136 @@
+"""The notebook-side checks: silent on every correct answer, a teaching message on each wrong one."""
+import numpy as np
+import pytest
+import tensorflow as tf
+
+from autograder.notebook_side import checks
+from autograder.notebook_side.checks import CheckFailed, check_close, check_gradient, check_gradients, check_none
+
+X = np.linspace(-2.0, 2.0, 9)
+DF = np.cos(X)  # the closed form used as "expected" throughout
+
+
+@pytest.fixture(autouse=True)
+def no_display(monkeypatch):
+    """Record the figures a failing grid check would show instead of displaying them."""
+    shown = []
+    monkeypatch.setattr(checks, "_show", shown.append)
+    return shown
+
+
+@pytest.mark.parametrize("answer", [
+    tf.constant(DF, tf.float32), tf.constant(DF, tf.float64), DF.astype(np.float32), DF, list(DF),
+    tf.Variable(DF, dtype=tf.float32),
+], ids=["tf32", "tf64", "np32", "np64", "list", "variable"])
+def test_every_correct_form_passes(answer):
+    check_gradient(answer, DF, "f'", at=X)
+
+
+@pytest.mark.parametrize("answer", [6.0, np.float32(6.0), tf.constant(6.0), tf.constant([6.0]), np.array([[6.0]])])
+def test_scalars_in_any_form_pass(answer):
+    check_gradient(answer, 6.0, "dy/dx")
+
+
+def test_float32_round_off_passes_and_a_real_error_does_not():
+    x = np.linspace(-4, 4, 201)
+    exact = np.exp(-x**2 / 2) * (np.cos(x) - x * np.sin(x))
+    check_gradient(exact.astype(np.float32), exact, at=x)
+    with pytest.raises(CheckFailed):
+        check_gradient(exact * (1 + 1e-3), exact, at=x)
+
+
+def test_gather_gradient_as_indexed_slices_passes():
+    params = tf.constant([1.0, 2.0, 3.0])
+    with tf.GradientTape() as tape:
+        tape.watch(params)
+        y = tf.reduce_sum(tf.gather(params, [0, 2]))
+    grad = tape.gradient(y, params)
+    assert isinstance(grad, tf.IndexedSlices)
+    check_gradient(grad, [1.0, 0.0, 1.0])
+
+
+def test_none_explains_the_tape():
+    with pytest.raises(CheckFailed, match=r"dy/dx is None: the tape recorded no path.*watch"):
+        check_gradient(None, 6.0, "dy/dx")
+
+
+def test_none_value_asks_for_a_return():
+    with pytest.raises(CheckFailed, match="return"):
+        check_close(None, 125.0, "the loss")
+
+
+def test_a_summed_gradient_is_named():
+    with pytest.raises(CheckFailed, match=r"shape \(\), but the answer has shape \(9,\).*summed"):
+        check_gradient(tf.reduce_sum(DF), DF, "f'")
+
+
+def test_a_jacobian_where_a_gradient_was_asked_is_named():
+    with pytest.raises(CheckFailed, match="Jacobian"):
+        check_gradient(np.diag(DF), DF, "f'")
+
+
+def test_wrong_sign():
+    with pytest.raises(CheckFailed, match="wrong sign"):
+        check_gradient(-DF, DF, "f'", at=X)
+
+
+def test_wrong_factor():
+    with pytest.raises(CheckFailed, match="constant factor of 2"):
+        check_gradient(2 * DF, DF, "f'", at=X)
+
+
+def test_all_zeros():
+    with pytest.raises(CheckFailed, match="all zeros"):
+        check_gradient(np.zeros_like(DF), DF, "f'")
+
+
+def test_nan_is_named_with_its_points():
+    bad = DF.copy()
+    bad[3] = np.nan
+    with pytest.raises(CheckFailed, match=r"NaN or inf at 1 of 9 points[\s\S]*x = -0.5"):
+        check_gradient(bad, DF, "f'", at=X)
+
+
+def test_off_points_are_listed_and_the_curves_shown(no_display):
+    bad = DF.copy()
+    bad[[1, 7]] += 0.5
+    with pytest.raises(CheckFailed) as failure:
+        check_gradient(bad, DF, "f'", at=X)
+    message = str(failure.value)
+    assert "not correct at 2 of 9 points" in message
+    assert "x = -1.5: got" in message and "x = 1.5: got" in message
+    assert len(no_display) == 1
+    lines = no_display[0].axes[0].get_lines()
+    np.testing.assert_allclose(lines[0].get_ydata(), DF)       # the correct curve
+    np.testing.assert_allclose(lines[1].get_ydata(), bad)      # the student's
+    np.testing.assert_allclose(lines[2].get_xdata(), X[[1, 7]])  # the points that are off
+
+
+def test_not_a_number():
+    with pytest.raises(CheckFailed, match="should be a number"):
+        check_close("6.0", 6.0, "dy/dx")
+
+
+def test_gradients_dict():
+    expected = {"w": np.array([70.0, 100.0]), "b": 30.0}
+    check_gradients({"w": tf.constant([70.0, 100.0]), "b": tf.constant(30.0)}, expected)
+    with pytest.raises(CheckFailed, match=r"keys \['w'\], but the answer has keys \['b', 'w'\]"):
+        check_gradients({"w": [70.0, 100.0]}, expected)
+    with pytest.raises(CheckFailed, match=r"the gradients\['b'\] is None"):
+        check_gradients({"w": [70.0, 100.0], "b": None}, expected)
+    with pytest.raises(CheckFailed, match="should be a dict"):
+        check_gradients([[70.0, 100.0], 30.0], expected)
+
+
+def test_gradients_list():
+    check_gradients([tf.constant(1.0), np.array([2.0, 3.0])], [1.0, [2.0, 3.0]])
+    with pytest.raises(CheckFailed, match="has 1 entries, but the answer has 2"):
+        check_gradients([1.0], [1.0, 2.0])
+    with pytest.raises(CheckFailed, match=r"the gradients\[1\] has the wrong sign|the gradients\[1\] is not correct"):
+        check_gradients([1.0, -2.0], [1.0, 2.0])
+
+
+def test_check_none():
+    check_none(None, "dL/db", "the penalty does not depend on the bias")
+    with pytest.raises(CheckFailed, match="should be None \\(the penalty"):
+        check_none(tf.constant(1.0), "dL/db", "the penalty does not depend on the bias")

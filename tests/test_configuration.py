@@ -1,0 +1,92 @@
+"""The set-up files agree with each other: pins, the conda environment, CI and the README's commands."""
+import re
+
+import yaml
+from packaging.requirements import Requirement
+
+from autograder import course
+from autograder.build import nbgrader_config
+
+from conftest import ROOT
+
+try:
+    import tomllib
+except ModuleNotFoundError:
+    import tomli as tomllib
+
+
+def _pyproject():
+    with open(ROOT / "pyproject.toml", "rb") as file:
+        return tomllib.load(file)
+
+
+def _normal(spec):
+    requirement = Requirement(spec)
+    return requirement.name.lower().replace("_", "-"), str(requirement.specifier)
+
+
+def test_environment_yml_pip_section_installs_exactly_pyprojects_pins():
+    env = yaml.safe_load((ROOT / "environment.yml").read_text())
+    python = next(d for d in env["dependencies"] if isinstance(d, str) and d.startswith("python="))
+    pip = next(d["pip"] for d in env["dependencies"] if isinstance(d, dict))
+    assert "--editable ." in pip, "the conda environment must install the course package too"
+    env_pins = {_normal(spec) for spec in pip if not spec.startswith("-")}
+    version = python.split("=")[1]
+    wanted = {_normal(spec) for spec in _pyproject()["project"]["dependencies"]
+              if Requirement(spec).marker is None
+              or Requirement(spec).marker.evaluate({"python_version": version, "python_full_version": version + ".0"})}
+    assert env_pins == wanted
+
+
+def test_key_pins():
+    pins = dict(_normal(spec) for spec in _pyproject()["project"]["dependencies"])
+    assert pins["tensorflow-cpu"] == "==2.21.0"
+    assert pins["nbgrader"] == "==0.9.6"
+    assert pins["sqlalchemy"] == "<2.1,>=2.0"
+
+
+def test_ci_runs_the_readme_test_command():
+    readme = (ROOT / "README.md").read_text()
+    assert "make test" in readme and "make lab" in readme
+    assert re.search(r"^make test\b", (ROOT / ".ci" / "run").read_text(), re.MULTILINE)
+
+
+def test_nbgrader_configuration():
+    config = nbgrader_config(ROOT)
+    assert config.Execute.timeout >= 60
+    assert config.Execute.raise_on_iopub_timeout is False
+    assert config.IgnorePattern.enabled is True
+    assert config.OverwriteCells.add_missing_cells is True
+    assert "nbgrader.preprocessors.ClearHiddenTests" in config.GenerateFeedback.preprocessors
+
+
+def test_ignore_pattern_drops_tensorflow_log_lines_only():
+    pattern = re.compile(nbgrader_config(ROOT).IgnorePattern.pattern)
+    tensorflow_lines = [
+        "WARNING: All log messages before absl::InitializeLog() is called are written to STDERR\n",
+        "I0000 00:00:1796041162.649526    2082 port.cc:153] oneDNN custom operations are on.\n",
+        "E0000 00:00:1796041162.699315    2082 cuda_executor.cc:1] failed call to cuInit\n",
+        "2019-10-08 12:00:00.123456: W tensorflow/core/framework/op_kernel.cc:1] something\n",
+    ]
+    assert all(pattern.search(line) for line in tensorflow_lines)
+    for line in ("Traceback (most recent call last):\n", "UserWarning: Gradients do not exist for variables\n",
+                 "AssertionError: dy/dx is None\n"):
+        assert not pattern.search(line), line
+
+
+def test_gitignore_keeps_student_data_out():
+    ignored = (ROOT / ".gitignore").read_text().split()
+    for folder in ("/submitted/", "/autograded/", "/feedback/", "/gradebook.db", "/.venv/"):
+        assert folder in ignored
+
+
+def test_colab_links_point_at_each_notebooks_own_path():
+    readme = (ROOT / "README.md").read_text()
+    links = re.findall(r"\]\((https://colab\.research\.google\.com/github/[^)]+)\)", readme)
+    names = [a.name for a in course.assignments(ROOT)]
+    assert links == [course.colab_url(f"notebooks/{name}.ipynb", ROOT) for name in names]
+    settings = course.settings(ROOT)
+    for link, name in zip(links, names):
+        assert link == (f"https://colab.research.google.com/github/{settings['repository']}/blob/"
+                        f"{settings['branch']}/notebooks/{name}.ipynb")
+        assert (ROOT / "notebooks" / f"{name}.ipynb").exists()
