@@ -30,10 +30,11 @@ c.OverwriteCells.add_missing_cells = True
 
 c.LimitOutput.max_lines = 200
 
-# Feedback is the autograded notebook as HTML: without ClearHiddenTests it would show students
-# the source of the hidden tests.
+# Feedback is the autograded notebook as HTML: without these two it would show students the
+# source of the hidden tests (in the cells, and quoted in the tracebacks of failing ones).
 c.GenerateFeedback.preprocessors = [
     "nbgrader.preprocessors.GetGrades",
     "nbgrader.preprocessors.ClearHiddenTests",
+    "autograder.feedback.ShortenTracebacks",
     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
 ]

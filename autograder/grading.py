@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -82,7 +83,7 @@ def preflight(path: Path, release_path: Path) -> tuple[bool, list[str]]:
     """Check (and repair) one submitted notebook. Returns (gradable, notes)."""
     if not path.exists():
         files = sorted(p.name for p in path.parent.iterdir()) if path.parent.exists() else []
-        return True, [f"no {path.name} in the submission (found: {', '.join(files) or 'nothing'}); it scores 0"]
+        return False, [f"no {path.name} in the submission (found: {', '.join(files) or 'nothing'}); not graded"]
     try:
         nb = nbformat.read(path, as_version=4)
     except Exception as error:  # not JSON, not a notebook, a future format...
@@ -112,6 +113,16 @@ def _api(root: Path):
 def grade_class(assignment: str, root: Path = course.ROOT, students: list[str] | None = None,
                 csv_path: Path | None = None) -> list[Outcome]:
     """Autograde every submission of `assignment`, then write feedback and the grades CSV."""
+    from sqlalchemy.exc import SAWarning
+
+    with warnings.catch_warnings():
+        # nbgrader 0.9.6 trips SQLAlchemy's autoflush warning ("not in session") on every
+        # submission; the scores it writes are right, and the report is what the instructor reads.
+        warnings.filterwarnings("ignore", category=SAWarning)
+        return _grade_class(assignment, root, students, csv_path)
+
+
+def _grade_class(assignment, root, students, csv_path):
     from nbgrader.api import Gradebook, MissingEntry
 
     api = _api(root)

@@ -134,3 +134,14 @@ def test_check_none():
     check_none(None, "dL/db", "the penalty does not depend on the bias")
     with pytest.raises(CheckFailed, match="should be None \\(the penalty"):
         check_none(tf.constant(1.0), "dL/db", "the penalty does not depend on the bias")
+
+
+def test_gradient_of_the_mean_is_named():
+    with pytest.raises(CheckFailed, match="gradient of the mean"):
+        check_gradient(DF / DF.size, DF, "f'")
+
+
+def test_expected_none_entries_in_gradients():
+    check_gradients([None, 2.0], [None, 2.0])
+    with pytest.raises(CheckFailed, match=r"the gradients\[0\] should be None"):
+        check_gradients([1.0, 2.0], [None, 2.0])

@@ -58,6 +58,7 @@ def test_nbgrader_configuration():
     assert config.IgnorePattern.enabled is True
     assert config.OverwriteCells.add_missing_cells is True
     assert "nbgrader.preprocessors.ClearHiddenTests" in config.GenerateFeedback.preprocessors
+    assert "autograder.feedback.ShortenTracebacks" in config.GenerateFeedback.preprocessors
 
 
 def test_ignore_pattern_drops_tensorflow_log_lines_only():

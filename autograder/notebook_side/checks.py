@@ -11,7 +11,8 @@ from .plots import plot_mismatch
 NONE_GRADIENT_HINT = (
     "the tape recorded no path from the source to the target. Did you watch the source "
     "(tape.watch(x) for a tf.constant or any tensor that is not a trainable Variable), "
-    "and is every operation from the source to the target inside the `with` block?"
+    "and is every operation from the source to the target inside the `with` block? "
+    "(A function without `return` gives None too.)"
 )
 NONE_VALUE_HINT = "did the function `return` its result?"
 MAX_POINTS_LISTED = 5
@@ -83,6 +84,9 @@ def _diagnose(actual, expected, rtol, atol):
         ratios = actual[nonzero] / expected[nonzero]
         factor = float(np.median(ratios))
         if np.allclose(actual, factor * expected, rtol=rtol, atol=atol):
+            if expected.size > 1 and np.isclose(factor * expected.size, 1.0):
+                return (f"It is 1/{expected.size} of the answer: the gradient of the mean "
+                        "(tf.reduce_mean) where the gradient of the sum was asked?")
             return f"It is off by a constant factor of {factor:.4g}: a missing or extra constant?"
     return None
 
@@ -156,7 +160,10 @@ def check_gradient(actual, expected, what="the gradient", *, at=None, rtol=None,
 
 
 def check_gradients(actual, expected, what="the gradients", *, rtol=None, atol=None):
-    """Check a list or dict of gradients against a list or dict of closed forms, entry by entry."""
+    """Check a list or dict of gradients against a list or dict of closed forms, entry by entry.
+
+    An expected entry of None means that gradient must be None (an unconnected source).
+    """
     if actual is None:
         raise CheckFailed(f"{what} is None: {NONE_VALUE_HINT}")
     if isinstance(expected, dict):
@@ -165,14 +172,21 @@ def check_gradients(actual, expected, what="the gradients", *, rtol=None, atol=N
         if set(actual) != set(expected):
             raise CheckFailed(f"{what} has keys {sorted(actual)}, but the answer has keys {sorted(expected)}.")
         for key in expected:
-            check_gradient(actual[key], expected[key], f"{what}[{key!r}]", rtol=rtol, atol=atol)
+            _check_entry(actual[key], expected[key], f"{what}[{key!r}]", rtol, atol)
         return
     if not isinstance(actual, (list, tuple)):
         raise CheckFailed(f"{what} should be a list of {len(expected)} gradients, but it is a {type(actual).__name__}.")
     if len(actual) != len(expected):
         raise CheckFailed(f"{what} has {len(actual)} entries, but the answer has {len(expected)}.")
     for index, (got, want) in enumerate(zip(actual, expected)):
-        check_gradient(got, want, f"{what}[{index}]", rtol=rtol, atol=atol)
+        _check_entry(got, want, f"{what}[{index}]", rtol, atol)
+
+
+def _check_entry(actual, expected, what, rtol, atol):
+    if expected is None:
+        check_none(actual, what, "the target does not depend on this source")
+    else:
+        check_gradient(actual, expected, what, rtol=rtol, atol=atol)
 
 
 def check_none(actual, what, why):

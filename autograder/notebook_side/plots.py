@@ -14,6 +14,7 @@ def plot_derivative(x, f, tape_derivative, exact_derivative=None, *, name="f", t
     """Draw f on the left and its derivative on the right: the tape's as dots, the closed form as a line.
 
     x, f, tape_derivative and exact_derivative are 1-D (tensors, arrays or lists of the same length).
+    name is set in LaTeX math ("f", "\\tanh", "u"): no spaces or bare underscores.
     """
     x, f, tape_derivative = _as_array(x), _as_array(f), _as_array(tape_derivative)
     fig, (ax_f, ax_df) = plt.subplots(1, 2, figsize=(10, 3.6), constrained_layout=True)
@@ -39,12 +40,13 @@ def plot_derivative(x, f, tape_derivative, exact_derivative=None, *, name="f", t
 def plot_mismatch(x, actual, expected, *, off=None, what="the derivative"):
     """Draw the student's curve against the correct one; `off` (a boolean mask) marks the points that are off."""
     x, actual, expected = _as_array(x).ravel(), _as_array(actual).ravel(), _as_array(expected).ravel()
+    step = max(1, len(x) // 40)  # at most ~40 marks, so a curve that is off everywhere stays visible
     fig, ax = plt.subplots(figsize=(7, 3.6), constrained_layout=True)
     ax.plot(x, expected, color="C1", lw=2, label="correct")
     ax.plot(x, actual, color="C3", lw=1.5, ls="--", label="yours")
     if off is not None and np.any(off):
-        off = np.asarray(off).ravel()
-        ax.plot(x[off], np.nan_to_num(actual[off]), "x", color="C3", ms=6, label="points that are off")
+        marked = np.flatnonzero(np.asarray(off).ravel())[::step]
+        ax.plot(x[marked], np.nan_to_num(actual[marked]), "x", color="C3", ms=6, label="points that are off")
     ax.set_title(f"{what}: yours against the correct one")
     ax.set_xlabel("$x$")
     ax.legend(loc="best")

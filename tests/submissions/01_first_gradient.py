@@ -1,0 +1,321 @@
+"""Synthetic submissions of 01_first_gradient for the nbgrader round trip (tests/test_roundtrip.py).
+
+Each entry: "answers" maps a solution cell's grade id to the whole source the student wrote in it
+(solution cells not listed keep the source notebook's solution); "scores" maps every grade cell id
+of the notebook to the exact points that submission must get.
+Grade cells and points: square_value 1, square_dtypes 1, grid_sin_gauss 2, grid_other_functions 2,
+lstsq_example 1, lstsq_random 2, frozen_values 2 (11 in all).
+"""
+
+SUBMISSIONS = {
+    # Correct, written another way: trainable Variables everywhere instead of tape.watch.
+    "variable_instead_of_watch": {
+        "answers": {
+            "01_first_gradient_square": '''def square_slope(x):
+    x = tf.Variable(x)
+    with tf.GradientTape() as tape:
+        y = x ** 2
+    return tape.gradient(y, x)
+''',
+            "01_first_gradient_grid": '''def derivative_on_grid(f, x):
+    x = tf.Variable(x)
+    with tf.GradientTape() as tape:
+        y = f(x)
+    return tape.gradient(y, x)
+''',
+            "01_first_gradient_lstsq": '''def lstsq_gradients(X, y, w, b):
+    w, b = tf.Variable(w), tf.Variable(b)
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum(tf.square(tf.tensordot(X, w, axes=1) + b - y))
+    grad_w, grad_b = tape.gradient(loss, [w, b])
+    return {"w": grad_w, "b": grad_b}
+''',
+            "01_first_gradient_frozen": '''def frozen_gradients(w, b, x):
+    w_copy = tf.Variable(w)  # a trainable copy of the frozen weight
+    x_var = tf.Variable(x)
+    with tf.GradientTape() as tape:
+        loss = (tf.tensordot(w_copy, x_var, axes=1) + b) ** 2
+    grads = tape.gradient(loss, [w_copy, b, x_var])
+    return dict(zip(["w", "b", "x"], grads))
+''',
+        },
+        "scores": {
+            "01_first_gradient_square_value": 1.0,
+            "01_first_gradient_square_dtypes": 1.0,
+            "01_first_gradient_grid_sin_gauss": 2.0,
+            "01_first_gradient_grid_other_functions": 2.0,
+            "01_first_gradient_lstsq_example": 1.0,
+            "01_first_gradient_lstsq_random": 2.0,
+            "01_first_gradient_frozen_values": 2.0,
+        },
+    },
+    # Correct, written another way: persistent tapes, one gradient call per source, NumPy results.
+    "persistent_tape_numpy": {
+        "answers": {
+            "01_first_gradient_square": '''def square_slope(x):
+    x = tf.constant(x)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        y = tf.square(x)
+    slope = tape.gradient(y, x).numpy()
+    del tape
+    return slope
+''',
+            "01_first_gradient_grid": '''def derivative_on_grid(f, x):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        total = tf.reduce_sum(f(x))
+    return tape.gradient(total, x).numpy()
+''',
+            "01_first_gradient_lstsq": '''def lstsq_gradients(X, y, w, b):
+    X, y, w, b = [tf.convert_to_tensor(v) for v in (X, y, w, b)]
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(w)
+        tape.watch(b)
+        r = tf.squeeze(X @ w[:, None], axis=1) + b - y
+        loss = tf.reduce_sum(r * r)
+    grads = {"w": tape.gradient(loss, w).numpy(), "b": tape.gradient(loss, b).numpy()}
+    del tape
+    return grads
+''',
+            "01_first_gradient_frozen": '''def frozen_gradients(w, b, x):
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(w)
+        tape.watch(x)
+        loss = tf.square(tf.reduce_sum(w * x) + b)
+    grads = {name: tape.gradient(loss, source).numpy() for name, source in [("w", w), ("b", b), ("x", x)]}
+    del tape
+    return grads
+''',
+        },
+        "scores": {
+            "01_first_gradient_square_value": 1.0,
+            "01_first_gradient_square_dtypes": 1.0,
+            "01_first_gradient_grid_sin_gauss": 2.0,
+            "01_first_gradient_grid_other_functions": 2.0,
+            "01_first_gradient_lstsq_example": 1.0,
+            "01_first_gradient_lstsq_random": 2.0,
+            "01_first_gradient_frozen_values": 2.0,
+        },
+    },
+    # Correct: everything computed in float32, even for float64 inputs (the checks use float32 tolerances).
+    "cast_to_float32": {
+        "answers": {
+            "01_first_gradient_square": '''def square_slope(x):
+    x = tf.cast(x, tf.float32)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = x * x
+    return tape.gradient(y, x)
+''',
+            "01_first_gradient_grid": '''def derivative_on_grid(f, x):
+    x = tf.cast(x, tf.float32)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    return tape.gradient(y, x)
+''',
+            "01_first_gradient_lstsq": '''def lstsq_gradients(X, y, w, b):
+    X, y, w, b = [tf.cast(v, tf.float32) for v in (X, y, w, b)]
+    with tf.GradientTape() as tape:
+        tape.watch([w, b])
+        loss = tf.reduce_sum((tf.linalg.matvec(X, w) + b - y) ** 2)
+    return tape.gradient(loss, {"w": w, "b": b})
+''',
+        },
+        "scores": {
+            "01_first_gradient_square_value": 1.0,
+            "01_first_gradient_square_dtypes": 1.0,
+            "01_first_gradient_grid_sin_gauss": 2.0,
+            "01_first_gradient_grid_other_functions": 2.0,
+            "01_first_gradient_lstsq_example": 1.0,
+            "01_first_gradient_lstsq_random": 2.0,
+            "01_first_gradient_frozen_values": 2.0,
+        },
+    },
+    # Wrong: no tape.watch on the converted constants (Ex1, Ex2) and on the frozen weight (Ex4): None.
+    "missing_watch": {
+        "answers": {
+            "01_first_gradient_square": '''def square_slope(x):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as tape:
+        y = x * x
+    return tape.gradient(y, x)
+''',
+            "01_first_gradient_grid": '''def derivative_on_grid(f, x):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as tape:
+        y = f(x)
+    return tape.gradient(y, x)
+''',
+            "01_first_gradient_frozen": '''def frozen_gradients(w, b, x):
+    with tf.GradientTape() as tape:
+        tape.watch(x)  # w is a Variable, so the student assumed it is watched
+        loss = (tf.reduce_sum(w * x) + b) ** 2
+    return tape.gradient(loss, {"w": w, "b": b, "x": x})
+''',
+        },
+        "scores": {
+            "01_first_gradient_square_value": 0.0,
+            "01_first_gradient_square_dtypes": 0.0,
+            "01_first_gradient_grid_sin_gauss": 0.0,
+            "01_first_gradient_grid_other_functions": 0.0,
+            "01_first_gradient_lstsq_example": 1.0,
+            "01_first_gradient_lstsq_random": 2.0,
+            "01_first_gradient_frozen_values": 0.0,
+        },
+    },
+    # Wrong by a constant factor: the gradient of the mean instead of the sum (1/n on the grid, 1/N in Ex3).
+    "wrong_factor": {
+        "answers": {
+            "01_first_gradient_grid": '''def derivative_on_grid(f, x):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.reduce_mean(f(x))
+    return tape.gradient(y, x)
+''',
+            "01_first_gradient_lstsq": '''def lstsq_gradients(X, y, w, b):
+    X, y, w, b = (tf.convert_to_tensor(v) for v in (X, y, w, b))
+    with tf.GradientTape() as tape:
+        tape.watch([w, b])
+        loss = tf.reduce_mean((tf.linalg.matvec(X, w) + b - y) ** 2)
+    return tape.gradient(loss, {"w": w, "b": b})
+''',
+        },
+        "scores": {
+            "01_first_gradient_square_value": 1.0,
+            "01_first_gradient_square_dtypes": 1.0,
+            "01_first_gradient_grid_sin_gauss": 0.0,
+            "01_first_gradient_grid_other_functions": 0.0,
+            "01_first_gradient_lstsq_example": 0.0,
+            "01_first_gradient_lstsq_random": 0.0,
+            "01_first_gradient_frozen_values": 2.0,
+        },
+    },
+    # Wrong: a Jacobian of shape (n, n) where the derivative on the grid, shape (n,), was asked.
+    "jacobian_on_grid": {
+        "answers": {
+            "01_first_gradient_grid": '''def derivative_on_grid(f, x):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    return tape.jacobian(y, x)
+''',
+        },
+        "scores": {
+            "01_first_gradient_square_value": 1.0,
+            "01_first_gradient_square_dtypes": 1.0,
+            "01_first_gradient_grid_sin_gauss": 0.0,
+            "01_first_gradient_grid_other_functions": 0.0,
+            "01_first_gradient_lstsq_example": 1.0,
+            "01_first_gradient_lstsq_random": 2.0,
+            "01_first_gradient_frozen_values": 2.0,
+        },
+    },
+    # Wrong: the closed form of the visible function, whatever f is; passes only the sin·gauss cell.
+    "hard_coded_closed_form": {
+        "answers": {
+            "01_first_gradient_grid": '''def derivative_on_grid(f, x):
+    x = np.asarray(x, dtype=np.float64)
+    return np.exp(-x ** 2 / 2) * (np.cos(x) - x * np.sin(x))
+''',
+        },
+        "scores": {
+            "01_first_gradient_square_value": 1.0,
+            "01_first_gradient_square_dtypes": 1.0,
+            "01_first_gradient_grid_sin_gauss": 2.0,
+            "01_first_gradient_grid_other_functions": 0.0,
+            "01_first_gradient_lstsq_example": 1.0,
+            "01_first_gradient_lstsq_random": 2.0,
+            "01_first_gradient_frozen_values": 2.0,
+        },
+    },
+    # Wrong: accepts only float32 (tf.constant(x, dtype=tf.float32) raises TypeError on a float64 tensor).
+    "float32_only": {
+        "answers": {
+            "01_first_gradient_square": '''def square_slope(x):
+    x = tf.constant(x, dtype=tf.float32)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = x * x
+    return tape.gradient(y, x)
+''',
+        },
+        "scores": {
+            "01_first_gradient_square_value": 1.0,
+            "01_first_gradient_square_dtypes": 0.0,
+            "01_first_gradient_grid_sin_gauss": 2.0,
+            "01_first_gradient_grid_other_functions": 2.0,
+            "01_first_gradient_lstsq_example": 1.0,
+            "01_first_gradient_lstsq_random": 2.0,
+            "01_first_gradient_frozen_values": 2.0,
+        },
+    },
+    # Wrong: a list of gradients where the dict {"w": ..., "b": ...} was asked.
+    "list_instead_of_dict": {
+        "answers": {
+            "01_first_gradient_lstsq": '''def lstsq_gradients(X, y, w, b):
+    X, y, w, b = (tf.convert_to_tensor(v) for v in (X, y, w, b))
+    with tf.GradientTape() as tape:
+        tape.watch([w, b])
+        loss = tf.reduce_sum((tf.linalg.matvec(X, w) + b - y) ** 2)
+    return tape.gradient(loss, [w, b])
+''',
+        },
+        "scores": {
+            "01_first_gradient_square_value": 1.0,
+            "01_first_gradient_square_dtypes": 1.0,
+            "01_first_gradient_grid_sin_gauss": 2.0,
+            "01_first_gradient_grid_other_functions": 2.0,
+            "01_first_gradient_lstsq_example": 0.0,
+            "01_first_gradient_lstsq_random": 0.0,
+            "01_first_gradient_frozen_values": 2.0,
+        },
+    },
+    # Nothing done: every solution cell is the release stub.
+    "blank": {
+        "answers": {
+            "01_first_gradient_square": '''def square_slope(x):
+    """Return d(x²)/dx at x, computed with tf.GradientTape.
+
+    x: a Python float, a NumPy float or a scalar tensor (float32 or float64).
+    """
+    # YOUR CODE HERE
+    raise NotImplementedError()''',
+            "01_first_gradient_grid": '''def derivative_on_grid(f, x):
+    """Return f'(x) at every point of the 1-D grid x, with one tf.GradientTape.
+
+    f: an elementwise function of a tensor, written with TensorFlow operations.
+    x: a tensor or NumPy array of shape (n,), float32 or float64.
+    """
+    # YOUR CODE HERE
+    raise NotImplementedError()''',
+            "01_first_gradient_lstsq": '''def lstsq_gradients(X, y, w, b):
+    """Return {"w": dL/dw, "b": dL/db} for L = sum((X w + b - y)²), computed with tf.GradientTape.
+
+    X: (N, D), y: (N,), w: (D,), b: a scalar; tensors or NumPy arrays of one dtype (float32 or float64).
+    """
+    # YOUR CODE HERE
+    raise NotImplementedError()''',
+            "01_first_gradient_frozen": '''def frozen_gradients(w, b, x):
+    """Return {"w": dL/dw, "b": dL/db, "x": dL/dx} for L = (w·x + b)², computed with tf.GradientTape.
+
+    w: a tf.Variable with trainable=False, shape (D,); b: a trainable scalar tf.Variable; x: a tensor, shape (D,).
+    """
+    # YOUR CODE HERE
+    raise NotImplementedError()''',
+        },
+        "scores": {
+            "01_first_gradient_square_value": 0.0,
+            "01_first_gradient_square_dtypes": 0.0,
+            "01_first_gradient_grid_sin_gauss": 0.0,
+            "01_first_gradient_grid_other_functions": 0.0,
+            "01_first_gradient_lstsq_example": 0.0,
+            "01_first_gradient_lstsq_random": 0.0,
+            "01_first_gradient_frozen_values": 0.0,
+        },
+    },
+}

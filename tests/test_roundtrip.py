@@ -1,0 +1,170 @@
+"""The nbgrader cycle end to end in a scratch course: autograde a class, feedback, CSV.
+
+Each notebook's synthetic submissions (tests/submissions/NN_name.py) must get exactly their
+expected points per grade id; broken submissions must be reported and never stop the others.
+"""
+import csv
+import importlib
+import shutil
+
+import nbformat
+import pytest
+from nbgrader.api import Gradebook
+
+from autograder import course
+from autograder.grading import ORIGINAL_SUFFIX, grade_class, report
+
+from conftest import ROOT
+
+pytestmark = pytest.mark.notebooks
+WITH_SUBMISSIONS = [a.name for a in course.assignments(ROOT) if (ROOT / "tests" / "submissions" / f"{a.name}.py").exists()]
+
+
+def _meta(cell):
+    return cell.get("metadata", {}).get("nbgrader", {})
+
+
+def make_course(tmp_path, name, extra_config=""):
+    """A scratch course with one assignment, built from the committed source/ and release/."""
+    shutil.copy(ROOT / "nbgrader_config.py", tmp_path / "nbgrader_config.py")
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    with open(tmp_path / "nbgrader_config.py", "a") as file:
+        file.write(f"\nc.CourseDirectory.root = {str(tmp_path)!r}\n{extra_config}")
+    for edition in ("source", "release"):
+        shutil.copytree(ROOT / edition / name, tmp_path / edition / name)
+    return course.Assignment(name, tmp_path)
+
+
+def submit(a, student, answers=None, change=None):
+    """A submission: the release notebook with the source's solutions except where `answers` says otherwise."""
+    solutions = {_meta(c)["grade_id"]: c.source for c in nbformat.read(a.source, as_version=4).cells
+                 if _meta(c).get("solution")}
+    nb = nbformat.read(a.release, as_version=4)
+    for cell in nb.cells:
+        if _meta(cell).get("solution"):
+            cell.source = (answers or {}).get(_meta(cell)["grade_id"], solutions[_meta(cell)["grade_id"]])
+    if change:
+        change(nb)
+    folder = a.root / "submitted" / student / a.name
+    folder.mkdir(parents=True)
+    nbformat.write(nb, folder / f"{a.name}.ipynb")
+    return folder / f"{a.name}.ipynb"
+
+
+def full_marks(a):
+    return {_meta(c)["grade_id"]: float(_meta(c)["points"]) for c in nbformat.read(a.source, as_version=4).cells
+            if _meta(c).get("grade")}
+
+
+def scores(a, student):
+    with Gradebook(f"sqlite:///{a.root / 'gradebook.db'}") as gradebook:
+        notebook = gradebook.find_submission_notebook(a.name, a.name, student)
+        return {grade.name: grade.score for grade in notebook.grades}
+
+
+def first_exercise_tests(a):
+    """Grade ids of the grade cells between the first and the second solution cell."""
+    ids, seen_solutions = [], 0
+    for cell in nbformat.read(a.source, as_version=4).cells:
+        seen_solutions += bool(_meta(cell).get("solution"))
+        if seen_solutions == 1 and _meta(cell).get("grade"):
+            ids.append(_meta(cell)["grade_id"])
+    return ids
+
+
+def hidden_lines(a):
+    lines = []
+    for cell in nbformat.read(a.source, as_version=4).cells:
+        if _meta(cell).get("grade") and "### BEGIN HIDDEN TESTS" in cell.source:
+            block = cell.source.split("### BEGIN HIDDEN TESTS")[1].split("### END HIDDEN TESTS")[0]
+            lines += [line.strip() for line in block.splitlines() if len(line.strip()) > 20]
+    return lines
+
+
+@pytest.mark.parametrize("name", WITH_SUBMISSIONS)
+def test_every_synthetic_submission_gets_its_exact_score(tmp_path, name):
+    a = make_course(tmp_path, name)
+    cases = importlib.import_module(f"submissions.{name}").SUBMISSIONS
+    full = full_marks(a)
+    expected = {"correct": full}
+    submit(a, "correct")
+    for student, case in cases.items():
+        assert set(case["scores"]) == set(full), f"{student}: list a score for every grade id"
+        submit(a, student, case["answers"])
+        expected[student] = case["scores"]
+
+    outcomes = grade_class(name, tmp_path, csv_path=tmp_path / "grades.csv")
+    print(report(name, outcomes))
+
+    assert all(o.graded for o in outcomes), report(name, outcomes)
+    for student, wanted in expected.items():
+        assert scores(a, student) == pytest.approx(wanted), student
+    assert any(score < sum(full.values()) for score in map(lambda s: sum(scores(a, s).values()), cases))
+
+    # feedback for everyone, without the hidden tests' source
+    for student in expected:
+        html = (tmp_path / "feedback" / student / name / f"{name}.html").read_text()
+        assert "BEGIN HIDDEN TESTS" not in html
+        assert not [line for line in hidden_lines(a) if line in html], "hidden test source leaked into feedback"
+    # the CSV has every student's total
+    with open(tmp_path / "grades.csv") as file:
+        rows = {row["student_id"]: row for row in csv.DictReader(file)}
+    for student, wanted in expected.items():
+        assert float(rows[student]["score"]) == pytest.approx(sum(wanted.values()))
+        assert float(rows[student]["max_score"]) == pytest.approx(sum(full.values()))
+
+
+def test_a_broken_submission_never_stops_the_class(tmp_path):
+    """Broken submissions sort first, so the class after them must still be graded."""
+    name = WITH_SUBMISSIONS[0]
+    # a short cell timeout keeps the endless loop cheap; it still leaves room for TensorFlow's import
+    a = make_course(tmp_path, name, "c.Execute.timeout = 40\n")
+    full = full_marks(a)
+    solution_ids = [_meta(c)["grade_id"] for c in nbformat.read(a.source, as_version=4).cells if _meta(c).get("solution")]
+    first_grade = next(c for c in nbformat.read(a.release, as_version=4).cells if _meta(c).get("grade"))
+
+    def copy_a_test_cell(nb):
+        copy = nbformat.from_dict(dict(first_grade))
+        copy.id = "pasted-copy"
+        nb.cells.append(copy)
+
+    def strip_metadata(nb):
+        for cell in nb.cells:
+            for key in ("nbgrader", "deletable", "editable"):
+                cell.metadata.pop(key, None)
+
+    def strip_metadata_and_ids(nb):
+        strip_metadata(nb)
+        for index, cell in enumerate(nb.cells):
+            cell.id = f"rebuilt-{index}"
+
+    submit(a, "a_copied_cell", change=copy_a_test_cell)
+    submit(a, "b_stripped_metadata", change=strip_metadata)
+    submit(a, "c_rebuilt", change=strip_metadata_and_ids)
+    (tmp_path / "submitted" / "d_not_a_notebook" / name).mkdir(parents=True)
+    (tmp_path / "submitted" / "d_not_a_notebook" / name / f"{name}.ipynb").write_text("{ this is not json")
+    (tmp_path / "submitted" / "e_missing_notebook" / name).mkdir(parents=True)
+    (tmp_path / "submitted" / "e_missing_notebook" / name / "my_answers.py").write_text("x = 1\n")
+    endless = {solution_ids[0]: "while True:\n    pass"}
+    submit(a, "f_endless_loop", endless)
+    submit(a, "g_correct")
+
+    outcomes = {o.student: o for o in grade_class(name, tmp_path, csv_path=tmp_path / "grades.csv")}
+    text = report(name, list(outcomes.values()))
+    print(text)
+
+    assert scores(a, "a_copied_cell") == pytest.approx(full)
+    assert any("copied cell" in note for note in outcomes["a_copied_cell"].notes)
+    assert scores(a, "b_stripped_metadata") == pytest.approx(full)
+    assert any("restored nbgrader metadata" in note for note in outcomes["b_stripped_metadata"].notes)
+    assert (tmp_path / "submitted" / "b_stripped_metadata" / name / f"{name}.ipynb{ORIGINAL_SUFFIX}").exists()
+    for student, why in (("c_rebuilt", "no nbgrader cell metadata"), ("d_not_a_notebook", "not a readable notebook"),
+                         ("e_missing_notebook", f"no {name}.ipynb in the submission (found: my_answers.py)")):
+        assert not outcomes[student].graded
+        assert any(why in note for note in outcomes[student].notes), outcomes[student].notes
+        assert f"{student:<20} NOT GRADED" in text
+    # the loop is interrupted; the first exercise's tests score 0, the rest of the notebook is graded
+    assert outcomes["f_endless_loop"].graded
+    assert scores(a, "f_endless_loop") == pytest.approx(
+        {grade_id: 0.0 if grade_id in first_exercise_tests(a) else points for grade_id, points in full.items()})
+    assert outcomes["g_correct"].graded and scores(a, "g_correct") == pytest.approx(full)
