@@ -145,3 +145,15 @@ def test_expected_none_entries_in_gradients():
     check_gradients([None, 2.0], [None, 2.0])
     with pytest.raises(CheckFailed, match=r"the gradients\[0\] should be None"):
         check_gradients([1.0, 2.0], [None, 2.0])
+
+
+def test_a_known_wrong_answer_is_named():
+    second = -2 * np.tanh(X) * (1 - np.tanh(X) ** 2)
+    first = 1 - np.tanh(X) ** 2
+    with pytest.raises(CheckFailed, match="It equals the first derivative, not the second."):
+        check_gradient(first, second, "f''", at=X, mistakes={"the first derivative, not the second": first})
+
+
+def test_a_summed_jacobian_is_named():
+    with pytest.raises(CheckFailed, match=r"fewer dimensions.*tape.jacobian"):
+        check_gradient(DF[:3], np.diag(DF[:3]), "the Jacobian")

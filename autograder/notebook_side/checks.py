@@ -72,8 +72,16 @@ def _describe_points(actual, expected, off, at):
     return lines
 
 
-def _diagnose(actual, expected, rtol, atol):
-    """A sentence on the likely mistake when the whole answer is off in a recognisable way."""
+def _diagnose(actual, expected, rtol, atol, mistakes=None):
+    """A sentence on the likely mistake when the whole answer is off in a recognisable way.
+
+    mistakes: {description: value} of known wrong answers ("the first derivative, not the second":
+    f'(x)); an answer equal to one of them is named.
+    """
+    for description, wrong in (mistakes or {}).items():
+        wrong = np.asarray(wrong, dtype=np.float64)
+        if wrong.shape == actual.shape and np.allclose(actual, wrong, rtol=rtol, atol=atol):
+            return f"It equals {description}."
     if np.allclose(actual, 0.0, atol=atol) and not np.allclose(expected, 0.0, atol=atol):
         return ("It is all zeros: the target does not depend on the source along the recorded path "
                 "(a tf.stop_gradient, unconnected_gradients=ZERO, or a value computed outside the tape?).")
@@ -91,11 +99,11 @@ def _diagnose(actual, expected, rtol, atol):
     return None
 
 
-def _fail(what, actual, expected, off, at, rtol, atol):
+def _fail(what, actual, expected, off, at, rtol, atol, mistakes=None):
     """Raise the message for a value of the right shape that is wrong; show the curves for a grid."""
     count = int(np.count_nonzero(off))
     lines = [f"{what} is not correct at {count} of {off.size} point{'s' if off.size != 1 else ''}."]
-    diagnosis = _diagnose(actual, expected, rtol, atol)
+    diagnosis = _diagnose(actual, expected, rtol, atol, mistakes)
     if diagnosis:
         lines.append(diagnosis)
     lines += _describe_points(actual, expected, off, at)
@@ -117,12 +125,15 @@ def _show(fig):
     plt.close(fig)
 
 
-def check_close(actual, expected, what="the result", *, at=None, none_hint=NONE_VALUE_HINT, rtol=None, atol=None):
+def check_close(actual, expected, what="the result", *, at=None, mistakes=None, none_hint=NONE_VALUE_HINT,
+                rtol=None, atol=None):
     """Check that `actual` equals the closed-form `expected` within the tolerance of its dtype.
 
-    what: how the message names the value ("dy/dx", "the gradient of the loss").
-    at:   the grid of x values when the value is a function sampled on a grid (messages name the
-          points that are off and show the student's curve against the correct one).
+    what:     how the message names the value ("dy/dx", "the gradient of the loss").
+    at:       the grid of x values when the value is a function sampled on a grid (messages name
+              the points that are off and show the student's curve against the correct one).
+    mistakes: {description: value} of plausible wrong answers, named when the answer equals one
+              ({"the first derivative, not the second": 1 - np.tanh(x)**2}).
     """
     if actual is None:
         raise CheckFailed(f"{what} is None: {none_hint}")
@@ -138,6 +149,9 @@ def check_close(actual, expected, what="the result", *, at=None, none_hint=NONE_
                         " was the target summed, or the gradient taken with respect to the wrong source?")
             elif actual.ndim > expected.ndim:
                 hint = " It has more dimensions than asked: a Jacobian where a gradient was asked?"
+            elif actual.ndim < expected.ndim:
+                hint = (" It has fewer dimensions than asked: the gradient of the sum (tape.gradient)"
+                        " where a Jacobian (tape.jacobian) was asked?")
             raise CheckFailed(f"{what} has shape {actual.shape}, but the answer has shape {expected.shape}.{hint}")
     default_rtol, default_atol = tolerances(actual.dtype, expected)
     rtol = default_rtol if rtol is None else rtol
@@ -151,12 +165,12 @@ def check_close(actual, expected, what="the result", *, at=None, none_hint=NONE_
         raise CheckFailed("\n".join(lines))
     off = ~np.isclose(actual, expected, rtol=rtol, atol=atol)
     if off.any():
-        _fail(what, actual, expected, off, at, rtol, atol)
+        _fail(what, actual, expected, off, at, rtol, atol, mistakes)
 
 
-def check_gradient(actual, expected, what="the gradient", *, at=None, rtol=None, atol=None):
+def check_gradient(actual, expected, what="the gradient", *, at=None, mistakes=None, rtol=None, atol=None):
     """check_close for a gradient: a None answer gets the tape's reasons for None."""
-    check_close(actual, expected, what, at=at, none_hint=NONE_GRADIENT_HINT, rtol=rtol, atol=atol)
+    check_close(actual, expected, what, at=at, mistakes=mistakes, none_hint=NONE_GRADIENT_HINT, rtol=rtol, atol=atol)
 
 
 def check_gradients(actual, expected, what="the gradients", *, rtol=None, atol=None):
