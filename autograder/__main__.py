@@ -12,29 +12,37 @@ def _build(args) -> int:
     from .build import build, stale_files
 
     if args.check:
-        stale = stale_files(course.ROOT)
+        stale = stale_files(args.root)
         for path in stale:
-            print(f"out of date: {path.relative_to(course.ROOT)}")
+            print(f"out of date: {path.relative_to(args.root)}")
         if stale:
             print("Run `make build` and commit the result.")
         return 1 if stale else 0
-    for path in build(course.ROOT):
-        print(f"wrote {path.relative_to(course.ROOT)}")
+    for path in build(args.root):
+        print(f"wrote {path.relative_to(args.root)}")
     return 0
 
 
 def _lint(args) -> int:
     from .lint import lint
 
-    problems = lint(course.ROOT)
-    print("\n".join(problems) if problems else f"lint: {len(course.assignments())} notebooks, no problems")
+    problems = lint(args.root)
+    print("\n".join(problems) if problems else f"lint: {len(course.assignments(args.root))} notebooks, no problems")
     return 1 if problems else 0
 
 
 def _grade(args) -> int:
     from .grading import grade_class, report
 
-    outcomes = grade_class(args.assignment, course.ROOT, args.student or None, Path(args.csv) if args.csv else None)
+    names = [a.name for a in course.assignments(args.root)]
+    if args.assignment not in names:
+        print(f"no assignment {args.assignment!r} in source/; the assignments are: {', '.join(names)}")
+        return 2
+    if not list((args.root / "submitted").glob(f"*/{args.assignment}")):
+        print(f"no submissions: put them in submitted/<student id>/{args.assignment}/{args.assignment}.ipynb"
+              " (nbgrader collect or zip_collect does that)")
+        return 2
+    outcomes = grade_class(args.assignment, args.root, args.student or None, Path(args.csv) if args.csv else None)
     print(report(args.assignment, outcomes))
     print(f"grades: {args.csv or 'grades.csv'}; feedback: feedback/<student>/{args.assignment}/")
     return 0 if all(o.graded for o in outcomes) else 1
@@ -43,11 +51,12 @@ def _grade(args) -> int:
 def _bench(args) -> int:
     from .bench import main
 
-    return main(args.notebooks)
+    return main(args.notebooks, args.root)
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m autograder", description=__doc__)
+    parser.add_argument("--root", type=lambda path: Path(path).resolve(), default=course.ROOT, help="the course root (default: this repository)")
     commands = parser.add_subparsers(dest="command", required=True)
     build = commands.add_parser("build", help="regenerate setup cells, release/, notebooks/ and the README map")
     build.add_argument("--check", action="store_true", help="change nothing; fail if a generated file is out of date")

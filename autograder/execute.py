@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import subprocess
 import time
 from pathlib import Path
 
@@ -28,7 +29,8 @@ def run(nb, cwd: Path, *, timeout: int = 300, allow_errors: bool = False):
         on_cell_execute=on_cell_execute, on_cell_executed=on_cell_executed,
     )
     env = {**os.environ, **KERNEL_ENV}
-    client.execute(env=env)
+    # The kernel process's own stderr (ipykernel's start-up notices) is not the notebook's output.
+    client.execute(env=env, stderr=subprocess.DEVNULL)
     return nb, timings
 
 
