@@ -71,7 +71,11 @@ def main(argv=None) -> int:
     bench.add_argument("notebooks", nargs="*", help="assignment names (default: all)")
     bench.set_defaults(run=_bench)
     args = parser.parse_args(argv)
-    return args.run(args)
+    try:
+        return args.run(args)
+    except course.CourseError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

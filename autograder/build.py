@@ -41,7 +41,7 @@ def refreshed_source(nb, assignment: course.Assignment):
     nb = copy.deepcopy(nb)
     cell = find_setup_cell(nb, assignment.name)
     if cell is None:
-        raise ValueError(
+        raise course.CourseError(
             f"{assignment.source}: no setup cell (a code cell with nbgrader grade id "
             f"'{assignment.name}_setup'); add one after the title, `make build` fills it in"
         )
@@ -80,7 +80,7 @@ def release_texts(sources: dict[str, object], root: Path = course.ROOT) -> dict[
         for name in sources:
             result = api.generate_assignment(name, force=True, create=True)
             if not result["success"]:
-                raise RuntimeError(f"nbgrader generate_assignment {name} failed:\n{result['error']}\n{result['log']}")
+                raise course.CourseError(f"nbgrader generate_assignment {name} failed:\n{result['error']}\n{result['log']}")
             texts[name] = (scratch / "release" / name / f"{name}.ipynb").read_text()
     return texts
 
@@ -187,7 +187,7 @@ def course_map(sources: dict[str, object], root: Path = course.ROOT) -> str:
 def readme_text(current: str, sources: dict[str, object], root: Path = course.ROOT) -> str:
     start, end = current.find(MAP_START), current.find(MAP_END)
     if start < 0 or end < start:
-        raise ValueError(f"README.md needs the course-map markers:\n{MAP_START}\n{MAP_END}")
+        raise course.CourseError(f"README.md needs the course-map markers:\n{MAP_START}\n{MAP_END}")
     return current[: start + len(MAP_START)] + "\n" + course_map(sources, root) + "\n" + current[end:]
 
 
@@ -196,7 +196,7 @@ def readme_text(current: str, sources: dict[str, object], root: Path = course.RO
 def generated_files(root: Path = course.ROOT) -> dict[Path, str]:
     """Every file the build owns, with the text it should have."""
     found = course.assignments(root)
-    sources = {a.name: refreshed_source(nbformat.read(a.source, as_version=4), a) for a in found}
+    sources = {a.name: refreshed_source(course.read_notebook(a.source), a) for a in found}
     files = {a.source: write_text(sources[a.name]) for a in found}
     for name, text in release_texts(sources, root).items():
         files[course.Assignment(name, root).release] = text

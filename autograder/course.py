@@ -11,6 +11,20 @@ except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+class CourseError(Exception):
+    """A problem in the course's own files, with a message that says which file and what to do."""
+
+
+def read_notebook(path: Path):
+    """nbformat's reading of a course notebook, or a CourseError naming the file."""
+    import nbformat
+
+    try:
+        return nbformat.read(path, as_version=4)
+    except Exception as error:  # not JSON, not a notebook, an unknown format version...
+        raise CourseError(f"{path}: not a readable notebook ({type(error).__name__}: {error})") from None
 ASSIGNMENT_NAME = re.compile(r"^(\d\d)_([a-z][a-z0-9_]*)$")
 
 

@@ -9,7 +9,6 @@ import ast
 import re
 from pathlib import Path
 
-import nbformat
 
 from . import course
 from .build import COLAB_BADGE, title_and_promise
@@ -135,7 +134,7 @@ def badge(a, nb_unused):
     if not a.self_study.exists():
         return [f"{a.self_study.relative_to(a.root)} is missing (run `make build`)"]
     expected = course.colab_url(f"notebooks/{a.name}.ipynb", a.root)
-    nb = nbformat.read(a.self_study, as_version=4)
+    nb = course.read_notebook(a.self_study)
     links = re.findall(r"\]\((https://colab\.research\.google\.com/github/[^)]+)\)", "\n".join(c.source for c in nb.cells))
     if links != [expected]:
         return [f"Colab links in {a.self_study.name} {links} should be exactly [{expected!r}] (run `make build`)"]
@@ -151,8 +150,12 @@ def lint(root: Path = course.ROOT) -> list[str]:
     """Every problem in every source notebook, as 'path: message' lines."""
     problems = []
     for a in course.assignments(root):
-        nb = nbformat.read(a.source, as_version=4)
         where = a.source.relative_to(root)
+        try:
+            nb = course.read_notebook(a.source)
+        except course.CourseError as error:
+            problems.append(str(error))
+            continue
         for rule in RULES:
             problems += [f"{where}: {problem}" for problem in rule(a, nb)]
     return problems

@@ -104,7 +104,7 @@ def test_a_notebook_without_setup_cell_is_refused(tiny_course):
     nb = nbformat.read(a.source, as_version=4)
     del nb.cells[1]
     nbformat.write(nb, a.source)
-    with pytest.raises(ValueError, match="no setup cell"):
+    with pytest.raises(course.CourseError, match="no setup cell"):
         build.build(tiny_course)
 
 

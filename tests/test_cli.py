@@ -53,3 +53,11 @@ def test_grade_reports_every_student_and_fails_when_one_is_not_graded(tiny_cours
     assert "bob                  NOT GRADED" in out and "not a readable notebook" in out
     assert (tiny_course / "grades.csv").exists()
     assert (tiny_course / "feedback" / "ada" / "01_demo" / "01_demo.html").exists()
+
+
+def test_a_broken_source_notebook_is_named(tiny_course, capsys):
+    Assignment("01_demo", tiny_course).source.write_text("{ half a notebook")
+    assert main(["--root", str(tiny_course), "build"]) == 1
+    assert "01_demo.ipynb: not a readable notebook" in capsys.readouterr().err
+    assert main(["--root", str(tiny_course), "lint"]) == 1
+    assert "not a readable notebook" in capsys.readouterr().out
