@@ -157,3 +157,11 @@ def test_a_known_wrong_answer_is_named():
 def test_a_summed_jacobian_is_named():
     with pytest.raises(CheckFailed, match=r"fewer dimensions.*tape.jacobian"):
         check_gradient(DF[:3], np.diag(DF[:3]), "the Jacobian")
+
+
+def test_grid_variable_and_none_hint_can_be_named(no_display):
+    with pytest.raises(CheckFailed, match="at t = -2: got"):
+        check_gradient(DF + 1, DF, "the speed", at=X, at_name="t")
+    assert no_display[0].axes[0].get_xlabel() == "$t$"
+    with pytest.raises(CheckFailed, match="is None: was the inner gradient taken inside the outer tape"):
+        check_gradient(None, DF, "f''", none_hint="was the inner gradient taken inside the outer tape?")

@@ -54,7 +54,7 @@ def tolerances(dtype, expected):
     return 1e-5, 1e-5 * scale
 
 
-def _describe_points(actual, expected, off, at):
+def _describe_points(actual, expected, off, at, at_name="x"):
     """Lines like 'at x = 0.5: got 1.2, expected 0.9' for the first few points that are off."""
     lines = []
     indices = np.argwhere(off)
@@ -63,7 +63,7 @@ def _describe_points(actual, expected, off, at):
         if not index:
             where = "it"
         elif at is not None and np.ndim(at) == 1 and len(index) == 1:
-            where = f"at x = {float(np.asarray(at)[index[0]]):.4g}"
+            where = f"at {at_name} = {float(np.asarray(at)[index[0]]):.4g}"
         else:
             where = f"at index {index[0] if len(index) == 1 else index}"
         lines.append(f"  {where}: got {float(actual[index]):.6g}, expected {float(expected[index]):.6g}")
@@ -99,16 +99,16 @@ def _diagnose(actual, expected, rtol, atol, mistakes=None):
     return None
 
 
-def _fail(what, actual, expected, off, at, rtol, atol, mistakes=None):
+def _fail(what, actual, expected, off, at, at_name, rtol, atol, mistakes=None):
     """Raise the message for a value of the right shape that is wrong; show the curves for a grid."""
     count = int(np.count_nonzero(off))
     lines = [f"{what} is not correct at {count} of {off.size} point{'s' if off.size != 1 else ''}."]
     diagnosis = _diagnose(actual, expected, rtol, atol, mistakes)
     if diagnosis:
         lines.append(diagnosis)
-    lines += _describe_points(actual, expected, off, at)
+    lines += _describe_points(actual, expected, off, at, at_name)
     if at is not None and np.ndim(at) == 1 and expected.ndim == 1 and expected.size > 2:
-        _show(plot_mismatch(at, actual, expected, off=off, what=what))
+        _show(plot_mismatch(at, actual, expected, off=off, what=what, x_name=at_name))
     raise CheckFailed("\n".join(lines))
 
 
@@ -125,15 +125,17 @@ def _show(fig):
     plt.close(fig)
 
 
-def check_close(actual, expected, what="the result", *, at=None, mistakes=None, none_hint=NONE_VALUE_HINT,
-                rtol=None, atol=None):
+def check_close(actual, expected, what="the result", *, at=None, at_name="x", mistakes=None,
+                none_hint=NONE_VALUE_HINT, rtol=None, atol=None):
     """Check that `actual` equals the closed-form `expected` within the tolerance of its dtype.
 
     what:     how the message names the value ("dy/dx", "the gradient of the loss").
     at:       the grid of x values when the value is a function sampled on a grid (messages name
-              the points that are off and show the student's curve against the correct one).
+              the points that are off and show the student's curve against the correct one);
+              at_name names the grid's variable ("t" for times).
     mistakes: {description: value} of plausible wrong answers, named when the answer equals one
               ({"the first derivative, not the second": 1 - np.tanh(x)**2}).
+    none_hint: what a None answer most likely means here.
     """
     if actual is None:
         raise CheckFailed(f"{what} is None: {none_hint}")
@@ -161,16 +163,18 @@ def check_close(actual, expected, what="the result", *, at=None, mistakes=None, 
     if bad.any():
         lines = [f"{what} contains NaN or inf at {int(np.count_nonzero(bad))} of {bad.size} points:"
                  " a division by zero, a log or sqrt of 0, or an overflow on the way?"]
-        lines += _describe_points(actual, expected, bad, at)
+        lines += _describe_points(actual, expected, bad, at, at_name)
         raise CheckFailed("\n".join(lines))
     off = ~np.isclose(actual, expected, rtol=rtol, atol=atol)
     if off.any():
-        _fail(what, actual, expected, off, at, rtol, atol, mistakes)
+        _fail(what, actual, expected, off, at, at_name, rtol, atol, mistakes)
 
 
-def check_gradient(actual, expected, what="the gradient", *, at=None, mistakes=None, rtol=None, atol=None):
-    """check_close for a gradient: a None answer gets the tape's reasons for None."""
-    check_close(actual, expected, what, at=at, mistakes=mistakes, none_hint=NONE_GRADIENT_HINT, rtol=rtol, atol=atol)
+def check_gradient(actual, expected, what="the gradient", *, at=None, at_name="x", mistakes=None,
+                   none_hint=NONE_GRADIENT_HINT, rtol=None, atol=None):
+    """check_close for a gradient: a None answer gets the tape's reasons for None (or `none_hint`)."""
+    check_close(actual, expected, what, at=at, at_name=at_name, mistakes=mistakes, none_hint=none_hint,
+                rtol=rtol, atol=atol)
 
 
 def check_gradients(actual, expected, what="the gradients", *, rtol=None, atol=None):

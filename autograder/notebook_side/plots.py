@@ -37,7 +37,7 @@ def plot_derivative(x, f, tape_derivative, exact_derivative=None, *, name="f", t
     return fig
 
 
-def plot_mismatch(x, actual, expected, *, off=None, what="the derivative"):
+def plot_mismatch(x, actual, expected, *, off=None, what="the derivative", x_name="x"):
     """Draw the student's curve against the correct one; `off` (a boolean mask) marks the points that are off."""
     x, actual, expected = _as_array(x).ravel(), _as_array(actual).ravel(), _as_array(expected).ravel()
     step = max(1, len(x) // 40)  # at most ~40 marks, so a curve that is off everywhere stays visible
@@ -48,7 +48,7 @@ def plot_mismatch(x, actual, expected, *, off=None, what="the derivative"):
         marked = np.flatnonzero(np.asarray(off).ravel())[::step]
         ax.plot(x[marked], np.nan_to_num(actual[marked]), "x", color="C3", ms=6, label="points that are off")
     ax.set_title(f"{what}: yours against the correct one")
-    ax.set_xlabel("$x$")
+    ax.set_xlabel(f"${x_name}$")
     ax.legend(loc="best")
     ax.grid(alpha=0.3)
     return fig

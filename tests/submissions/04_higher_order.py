@@ -1,0 +1,358 @@
+"""Synthetic submissions of 04_higher_order for the nbgrader round trip (tests/test_roundtrip.py).
+
+Each entry: "answers" maps a solution cell's grade id to the whole source the student wrote in it
+(solution cells not listed keep the source notebook's solution); "scores" maps every grade cell id
+of the notebook to the exact points that submission must get.
+Grade cells and points: second_tanh 1, second_other_functions 2, mixed_seed 1, mixed_other_functions 2,
+motion_free_fall 1, motion_other 1, motion_uniform 1, residual_solutions 1, residual_other 2,
+nth_sin 1, nth_other_functions 2 (15 in all).
+"""
+
+P = "04_higher_order_"
+FULL = {
+    P + "second_tanh": 1.0,
+    P + "second_other_functions": 2.0,
+    P + "mixed_seed": 1.0,
+    P + "mixed_other_functions": 2.0,
+    P + "motion_free_fall": 1.0,
+    P + "motion_other": 1.0,
+    P + "motion_uniform": 1.0,
+    P + "residual_solutions": 1.0,
+    P + "residual_other": 2.0,
+    P + "nth_sin": 1.0,
+    P + "nth_other_functions": 2.0,
+}
+
+
+def scores(**zeroed):
+    """Full marks except the grade cells given (by the part of the id after the prefix) with their points."""
+    result = dict(FULL)
+    for short, points in zeroed.items():
+        assert P + short in result, short
+        result[P + short] = float(points)
+    return result
+
+
+SUBMISSIONS = {
+    # Correct, written another way: one persistent tape whose gradient calls run inside its own block,
+    # NumPy results, and a None acceleration replaced by zeros by hand.
+    "one_persistent_tape_numpy": {
+        "answers": {
+            P + "second": '''def second_derivative(f, x):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        y = f(x)
+        dy_dx = tape.gradient(y, x)      # inside the block: recorded
+    d2y_dx2 = tape.gradient(dy_dx, x)
+    del tape
+    return d2y_dx2.numpy()
+''',
+            P + "mixed": '''def mixed_partial(f, x, y):
+    x, y = tf.convert_to_tensor(x), tf.convert_to_tensor(y)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch([x, y])
+        z = f(x, y)
+        dz_dx = tape.gradient(z, x)
+    d2 = tape.gradient(dz_dx, y)
+    del tape
+    return dz_dx.numpy(), d2.numpy()
+''',
+            P + "motion": '''def speed_and_acceleration(position, t):
+    t = tf.convert_to_tensor(t)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(t)
+        s = position(t)
+        v = tape.gradient(s, t)
+    a = tape.gradient(v, t)
+    if a is None:                        # the speed does not depend on t: no acceleration
+        a = tf.zeros_like(t)
+    return v.numpy(), a.numpy()
+''',
+            P + "residual": '''def ode_residual(u, x):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        u_x = u(x)
+        du = tape.gradient(u_x, x)
+    d2u = tape.gradient(du, x)
+    return (d2u + (np.pi ** 2) * u_x).numpy()
+''',
+            P + "nth": '''def nth_derivative(f, x, n):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        d = f(x)
+        for _ in range(n - 1):
+            d = tape.gradient(d, x)      # each call recorded on the same tape
+    d = tape.gradient(d, x)
+    del tape
+    return d.numpy()
+''',
+        },
+        "scores": scores(),
+    },
+    # Correct, written another way: Variables (watched by every tape), exercises built on each other
+    # (Ex 4 calls Ex 1's second_derivative), and a stack of n tapes for Ex 5.
+    "variables_and_reuse": {
+        "answers": {
+            P + "second": '''def second_derivative(f, x):
+    x = tf.Variable(x)
+    with tf.GradientTape() as outer:
+        with tf.GradientTape() as inner:
+            y = f(x)
+        dy_dx = inner.gradient(y, x)
+    return outer.gradient(dy_dx, x)
+''',
+            P + "mixed": '''def mixed_partial(f, x, y):
+    x, y = tf.Variable(x), tf.Variable(y)
+    with tf.GradientTape() as tape_y:
+        with tf.GradientTape() as tape_x:
+            z = f(x, y)
+        dz_dx = tape_x.gradient(z, x)
+    return dz_dx, tape_y.gradient(dz_dx, y)
+''',
+            P + "motion": '''def speed_and_acceleration(position, t):
+    t = tf.Variable(t)
+    with tf.GradientTape() as outer:
+        with tf.GradientTape() as inner:
+            s = position(t)
+        v = inner.gradient(s, t)
+    a = outer.gradient(v, t, unconnected_gradients="zero")
+    return v, a
+''',
+            P + "residual": '''def ode_residual(u, x):
+    x = tf.convert_to_tensor(x)
+    return second_derivative(u, x) + np.pi ** 2 * u(x)
+''',
+            P + "nth": '''import contextlib
+
+def nth_derivative(f, x, n):
+    x = tf.convert_to_tensor(x)
+    with contextlib.ExitStack() as stack:
+        tapes = [stack.enter_context(tf.GradientTape()) for _ in range(n)]
+        for tape in tapes:
+            tape.watch(x)
+        d = f(x)
+        for tape in reversed(tapes):     # innermost first
+            d = tape.gradient(d, x)
+    return d
+''',
+        },
+        "scores": scores(),
+    },
+    # Wrong: every inner gradient call after the outer tape's block: the outer gradients are None.
+    "inner_gradient_outside": {
+        "answers": {
+            P + "second": '''def second_derivative(f, x):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = f(x)
+    dy_dx = inner.gradient(y, x)
+    return outer.gradient(dy_dx, x)
+''',
+            P + "mixed": '''def mixed_partial(f, x, y):
+    x, y = tf.convert_to_tensor(x), tf.convert_to_tensor(y)
+    with tf.GradientTape() as outer:
+        outer.watch(y)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            z = f(x, y)
+    dz_dx = inner.gradient(z, x)
+    return dz_dx, outer.gradient(dz_dx, y)
+''',
+            P + "motion": '''def speed_and_acceleration(position, t):
+    t = tf.convert_to_tensor(t)
+    with tf.GradientTape() as outer:
+        outer.watch(t)
+        with tf.GradientTape(persistent=True) as inner:
+            inner.watch(t)
+            s = position(t)
+    v = inner.gradient(s, t)
+    return v, outer.gradient(v, t)
+''',
+            P + "residual": '''def ode_residual(u, x):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            u_x = u(x)
+    du = inner.gradient(u_x, x)
+    return outer.gradient(du, x) + np.pi ** 2 * u_x
+''',
+            P + "nth": '''def nth_derivative(f, x, n):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+    lower = f(x) if n == 1 else nth_derivative(f, x, n - 1)
+    return tape.gradient(lower, x)
+''',
+        },
+        "scores": scores(second_tanh=0, second_other_functions=0, mixed_seed=0, mixed_other_functions=0,
+                         motion_free_fall=0, motion_other=0, motion_uniform=0, residual_solutions=0,
+                         residual_other=0, nth_sin=0, nth_other_functions=0),
+    },
+    # Wrong: a first derivative where a second was asked (Ex 1 one tape, Ex 4 u' + π²u, Ex 5 one order short).
+    "first_derivative_only": {
+        "answers": {
+            P + "second": '''def second_derivative(f, x):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    return tape.gradient(y, x)
+''',
+            P + "residual": '''def ode_residual(u, x):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        u_x = u(x)
+    return tape.gradient(u_x, x) + np.pi ** 2 * u_x
+''',
+            P + "nth": '''def nth_derivative(f, x, n):
+    x = tf.convert_to_tensor(x)
+    if n <= 1:
+        return f(x)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        lower = nth_derivative(f, x, n - 1)
+    return tape.gradient(lower, x)
+''',
+        },
+        "scores": scores(second_tanh=0, second_other_functions=0, residual_solutions=0, residual_other=0,
+                         nth_sin=0, nth_other_functions=0),
+    },
+    # Wrong: the outer tape does not watch x (Ex 1); with unconnected_gradients=ZERO (Ex 3) the None
+    # becomes zeros, which only the constant-speed motion accepts.
+    "missing_outer_watch": {
+        "answers": {
+            P + "second": '''def second_derivative(f, x):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as outer:
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = f(x)
+        dy_dx = inner.gradient(y, x)
+    return outer.gradient(dy_dx, x)
+''',
+            P + "motion": '''def speed_and_acceleration(position, t):
+    t = tf.convert_to_tensor(t)
+    with tf.GradientTape() as outer:
+        with tf.GradientTape() as inner:
+            inner.watch(t)
+            s = position(t)
+        v = inner.gradient(s, t)
+    return v, outer.gradient(v, t, unconnected_gradients=tf.UnconnectedGradients.ZERO)
+''',
+        },
+        "scores": scores(second_tanh=0, second_other_functions=0, motion_free_fall=0, motion_other=0),
+    },
+    # Wrong: both tapes watch x in Ex 2: the outer gradient is d²z/dx², not d²z/dy dx
+    # (None for the seed's z = x·y², whose dz/dx = y² does not depend on x).
+    "mixed_wrt_x_twice": {
+        "answers": {
+            P + "mixed": '''def mixed_partial(f, x, y):
+    x, y = tf.convert_to_tensor(x), tf.convert_to_tensor(y)
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            z = f(x, y)
+        dz_dx = inner.gradient(z, x)
+    return dz_dx, outer.gradient(dz_dx, x)
+''',
+        },
+        "scores": scores(mixed_seed=0, mixed_other_functions=0),
+    },
+    # Wrong: no unconnected_gradients=ZERO: the acceleration of the constant-speed motion is None.
+    "acceleration_none_at_constant_speed": {
+        "answers": {
+            P + "motion": '''def speed_and_acceleration(position, t):
+    t = tf.convert_to_tensor(t)
+    with tf.GradientTape() as outer:
+        outer.watch(t)
+        with tf.GradientTape() as inner:
+            inner.watch(t)
+            s = position(t)
+        v = inner.gradient(s, t)
+    return v, outer.gradient(v, t)
+''',
+        },
+        "scores": scores(motion_uniform=0),
+    },
+    # Wrong: the sign of the residual (u'' - π²u).
+    "residual_wrong_sign": {
+        "answers": {
+            P + "residual": '''def ode_residual(u, x):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            u_x = u(x)
+        du = inner.gradient(u_x, x)
+    return outer.gradient(du, x) - np.pi ** 2 * u_x
+''',
+        },
+        "scores": scores(residual_solutions=0, residual_other=0),
+    },
+    # Wrong: the closed form of the visible function (tanh''), whatever f is; passes only the tanh cell.
+    "hard_coded_tanh": {
+        "answers": {
+            P + "second": '''def second_derivative(f, x):
+    t = np.tanh(np.asarray(x, dtype=np.float64))
+    return -2 * t * (1 - t ** 2)
+''',
+        },
+        "scores": scores(second_other_functions=0),
+    },
+    # Nothing done: every solution cell is the release stub.
+    "blank": {
+        "answers": {
+            P + "second": '''def second_derivative(f, x):
+    """Return f''(x) at every point of the grid x, with two nested tf.GradientTapes.
+
+    f: an elementwise function of a tensor, written with TensorFlow operations.
+    x: a tensor or NumPy array of shape (n,) (or a scalar), float32 or float64.
+    """
+    # YOUR CODE HERE
+    raise NotImplementedError()''',
+            P + "mixed": '''def mixed_partial(f, x, y):
+    """Return (dz/dx, d²z/dy dx) for z = f(x, y), with two nested tf.GradientTapes.
+
+    f: an elementwise function of two tensors; x, y: scalars or arrays of one shape, float32 or float64.
+    """
+    # YOUR CODE HERE
+    raise NotImplementedError()''',
+            P + "motion": '''def speed_and_acceleration(position, t):
+    """Return (ds/dt, d²s/dt²) for s = position(t) on the grid of times t, with two nested tf.GradientTapes.
+
+    position: an elementwise function of a tensor; t: a tensor or NumPy array of shape (n,), float32 or float64.
+    The acceleration is zeros (not None) where the speed does not depend on t.
+    """
+    # YOUR CODE HERE
+    raise NotImplementedError()''',
+            P + "residual": '''def ode_residual(u, x):
+    """Return u''(x) + π²·u(x) at every point of the grid x, with nested tf.GradientTapes.
+
+    u: an elementwise function of a tensor; x: a tensor or NumPy array of shape (n,), float32 or float64.
+    """
+    # YOUR CODE HERE
+    raise NotImplementedError()''',
+            P + "nth": '''def nth_derivative(f, x, n):
+    """Return the n-th derivative of f at every point of the grid x (n >= 1), with n nested tf.GradientTapes.
+
+    f: an elementwise function of a tensor; x: a tensor or NumPy array of shape (n_points,), float32 or float64.
+    """
+    # YOUR CODE HERE
+    raise NotImplementedError()''',
+        },
+        "scores": scores(second_tanh=0, second_other_functions=0, mixed_seed=0, mixed_other_functions=0,
+                         motion_free_fall=0, motion_other=0, motion_uniform=0, residual_solutions=0,
+                         residual_other=0, nth_sin=0, nth_other_functions=0),
+    },
+}
