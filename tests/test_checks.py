@@ -165,3 +165,8 @@ def test_grid_variable_and_none_hint_can_be_named(no_display):
     assert no_display[0].axes[0].get_xlabel() == "$t$"
     with pytest.raises(CheckFailed, match="is None: was the inner gradient taken inside the outer tape"):
         check_gradient(None, DF, "f''", none_hint="was the inner gradient taken inside the outer tape?")
+
+
+def test_zeros_where_none_is_expected_name_unconnected_gradients():
+    with pytest.raises(CheckFailed, match="UnconnectedGradients.ZERO"):
+        check_none(tf.zeros(3), "dz/dw", "z does not depend on w")

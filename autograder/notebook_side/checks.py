@@ -210,4 +210,10 @@ def _check_entry(actual, expected, what, rtol, atol):
 def check_none(actual, what, why):
     """Check that a gradient is None on purpose; `why` says why None is the right answer here."""
     if actual is not None:
-        raise CheckFailed(f"{what} should be None ({why}), but it is {actual!r:.120}.")
+        hint = ""
+        try:
+            if not np.any(_to_numpy(actual, what)):
+                hint = " Zeros in its place come from unconnected_gradients=tf.UnconnectedGradients.ZERO."
+        except CheckFailed:
+            pass
+        raise CheckFailed(f"{what} should be None ({why}), but it is {actual!r:.120}.{hint}")
