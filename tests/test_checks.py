@@ -170,3 +170,8 @@ def test_grid_variable_and_none_hint_can_be_named(no_display):
 def test_zeros_where_none_is_expected_name_unconnected_gradients():
     with pytest.raises(CheckFailed, match="UnconnectedGradients.ZERO"):
         check_none(tf.zeros(3), "dz/dw", "z does not depend on w")
+
+
+def test_a_transposed_answer_is_named():
+    with pytest.raises(CheckFailed, match="transposed"):
+        check_gradient(np.zeros((4, 3, 2)), np.zeros((4, 2, 3)), "the per-example Jacobians")

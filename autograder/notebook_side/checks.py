@@ -146,11 +146,14 @@ def check_close(actual, expected, what="the result", *, at=None, at_name="x", mi
             actual = actual.reshape(expected.shape)
         else:
             hint = ""
-            if actual.size == 1:
+            if sorted(actual.shape) == sorted(expected.shape):
+                hint = " The same axes in another order: is it transposed?"
+            elif actual.size == 1:
                 hint = (" A single number came back where one value per input was expected:"
                         " was the target summed, or the gradient taken with respect to the wrong source?")
             elif actual.ndim > expected.ndim:
-                hint = " It has more dimensions than asked: a Jacobian where a gradient was asked?"
+                hint = (" It has more dimensions than asked: a Jacobian where a gradient was asked,"
+                        " or the full Jacobian where one per example (batch_jacobian) was asked?")
             elif actual.ndim < expected.ndim:
                 hint = (" It has fewer dimensions than asked: the gradient of the sum (tape.gradient)"
                         " where a Jacobian (tape.jacobian) was asked?")
