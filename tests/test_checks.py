@@ -175,3 +175,30 @@ def test_zeros_where_none_is_expected_name_unconnected_gradients():
 def test_a_transposed_answer_is_named():
     with pytest.raises(CheckFailed, match="transposed"):
         check_gradient(np.zeros((4, 3, 2)), np.zeros((4, 2, 3)), "the per-example Jacobians")
+
+
+def test_nested_gradients():
+    expected = {"w": np.array([1.0, 2.0]), "head": [np.zeros((2, 3)), {"b": 4.0}]}
+    check_gradients({"w": [1.0, 2.0], "head": (tf.zeros((2, 3)), {"b": tf.constant(4.0)})}, expected)
+    with pytest.raises(CheckFailed, match=r"the gradients\['head'\]\[1\]\['b'\] is not correct|wrong sign"):
+        check_gradients({"w": [1.0, 2.0], "head": [np.zeros((2, 3)), {"b": -4.0}]}, expected)
+    with pytest.raises(CheckFailed, match=r"the gradients\['head'\] should be a list of 2"):
+        check_gradients({"w": [1.0, 2.0], "head": np.zeros((2, 3))}, expected)
+
+
+def test_none_where_zeros_are_asked_names_unconnected_gradients():
+    with pytest.raises(CheckFailed, match=r"\['aux'\] is None: the answer is zeros.*UnconnectedGradients.ZERO"):
+        check_gradients({"w": 1.0, "aux": None}, {"w": 1.0, "aux": np.zeros(3)})
+    with pytest.raises(CheckFailed, match="Did you watch"):  # a scalar zero is no sign of an unconnected source
+        check_gradient(None, 0.0, "dy/dx at 0")
+
+
+def test_known_wrong_answers_in_a_dict_are_named():
+    a = np.array([1.0, 2.0])
+    v = np.array([3.0, -1.0])
+    expected = {"a": 9 * a**2 * v, "b": -2 * a * v}
+    mistakes = {"a": {"the gradient of the sum, without v": 9 * a**2}, "b": {"the gradient of the sum, without v": -2 * a}}
+    with pytest.raises(CheckFailed, match=r"the gradients\['b'\] .*\nIt equals the gradient of the sum, without v"):
+        check_gradients({"a": 9 * a**2 * v, "b": -2 * a}, expected, mistakes=mistakes)
+    with pytest.raises(CheckFailed, match=r"\[1\] .*\nIt equals half of it"):
+        check_gradients([1.0, [1.0, 2.0]], [1.0, [2.0, 4.0]], mistakes={1: {"half of it": [1.0, 2.0]}})

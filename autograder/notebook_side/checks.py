@@ -14,6 +14,10 @@ NONE_GRADIENT_HINT = (
     "and is every operation from the source to the target inside the `with` block? "
     "(A function without `return` gives None too.)"
 )
+UNCONNECTED_HINT = (
+    "the answer is zeros of the source's shape: the target does not depend on this source, and for such a "
+    "source tape.gradient returns None unless you pass unconnected_gradients=tf.UnconnectedGradients.ZERO."
+)
 NONE_VALUE_HINT = "did the function `return` its result?"
 MAX_POINTS_LISTED = 5
 
@@ -174,40 +178,61 @@ def check_close(actual, expected, what="the result", *, at=None, at_name="x", mi
 
 
 def check_gradient(actual, expected, what="the gradient", *, at=None, at_name="x", mistakes=None,
-                   none_hint=NONE_GRADIENT_HINT, rtol=None, atol=None):
-    """check_close for a gradient: a None answer gets the tape's reasons for None (or `none_hint`)."""
+                   none_hint=None, rtol=None, atol=None):
+    """check_close for a gradient: a None answer gets the tape's reasons for None (or `none_hint`).
+
+    Where the answer is an array of zeros, a None most likely means unconnected_gradients was left at NONE.
+    """
+    if none_hint is None:
+        zeros = actual is None and np.ndim(expected) > 0 and not np.any(np.asarray(expected, dtype=np.float64))
+        none_hint = UNCONNECTED_HINT if zeros else NONE_GRADIENT_HINT
     check_close(actual, expected, what, at=at, at_name=at_name, mistakes=mistakes, none_hint=none_hint,
                 rtol=rtol, atol=atol)
 
 
-def check_gradients(actual, expected, what="the gradients", *, rtol=None, atol=None):
-    """Check a list or dict of gradients against a list or dict of closed forms, entry by entry.
+def check_gradients(actual, expected, what="the gradients", *, mistakes=None, rtol=None, atol=None):
+    """Check a list or dict of gradients (or lists and dicts nested in each other) against the same
+    structure of closed forms, entry by entry.
 
-    An expected entry of None means that gradient must be None (an unconnected source).
+    An expected entry of None means that gradient must be None (an unconnected source). Below the
+    top level, a list of plain numbers is one array; give nested arrays as NumPy arrays.
+    mistakes: plausible wrong answers, in the same structure as far as needed, with
+              {description: value} for an entry ({"a": {"the gradient of the sum": 9 * a**2}}).
     """
     if actual is None:
         raise CheckFailed(f"{what} is None: {NONE_VALUE_HINT}")
+    _check_nest(actual, expected, what, mistakes or {}, rtol, atol)
+
+
+def _is_nest(expected):
+    """A dict, or a list or tuple that holds more than plain numbers."""
+    if isinstance(expected, dict):
+        return True
+    return isinstance(expected, (list, tuple)) and not all(
+        isinstance(item, (int, float, np.number)) and not isinstance(item, bool) for item in expected)
+
+
+def _check_nest(actual, expected, what, mistakes, rtol, atol):
     if isinstance(expected, dict):
         if not isinstance(actual, dict):
             raise CheckFailed(f"{what} should be a dict with keys {sorted(expected)}, but it is a {type(actual).__name__}.")
         if set(actual) != set(expected):
             raise CheckFailed(f"{what} has keys {sorted(actual)}, but the answer has keys {sorted(expected)}.")
-        for key in expected:
-            _check_entry(actual[key], expected[key], f"{what}[{key!r}]", rtol, atol)
-        return
-    if not isinstance(actual, (list, tuple)):
-        raise CheckFailed(f"{what} should be a list of {len(expected)} gradients, but it is a {type(actual).__name__}.")
-    if len(actual) != len(expected):
-        raise CheckFailed(f"{what} has {len(actual)} entries, but the answer has {len(expected)}.")
-    for index, (got, want) in enumerate(zip(actual, expected)):
-        _check_entry(got, want, f"{what}[{index}]", rtol, atol)
-
-
-def _check_entry(actual, expected, what, rtol, atol):
-    if expected is None:
-        check_none(actual, what, "the target does not depend on this source")
+        entries = [(key, actual[key], expected[key], f"{what}[{key!r}]") for key in expected]
     else:
-        check_gradient(actual, expected, what, rtol=rtol, atol=atol)
+        if not isinstance(actual, (list, tuple)):
+            raise CheckFailed(f"{what} should be a list of {len(expected)} gradients, but it is a {type(actual).__name__}.")
+        if len(actual) != len(expected):
+            raise CheckFailed(f"{what} has {len(actual)} entries, but the answer has {len(expected)}.")
+        entries = [(index, got, want, f"{what}[{index}]") for index, (got, want) in enumerate(zip(actual, expected))]
+    for key, got, want, name in entries:
+        wrong = mistakes.get(key) if isinstance(mistakes, dict) else None
+        if _is_nest(want):
+            _check_nest(got, want, name, wrong or {}, rtol, atol)
+        elif want is None:
+            check_none(got, name, "the target does not depend on this source")
+        else:
+            check_gradient(got, want, name, mistakes=wrong, rtol=rtol, atol=atol)
 
 
 def check_none(actual, what, why):
