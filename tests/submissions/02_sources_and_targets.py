@@ -1,0 +1,299 @@
+"""Synthetic submissions of 02_sources_and_targets for the nbgrader round trip (tests/test_roundtrip.py).
+
+Each entry: "answers" maps a solution cell's grade id to the whole source the student wrote in it
+(solution cells not listed keep the source notebook's solution); "scores" maps every grade cell id
+of the notebook to the exact points that submission must get.
+Grade cells and points: q_sum 1, q_weighted 2, vjp_elementwise 1, vjp_linear 2, vjp_softmax 2,
+hidden_example 1, hidden_random 2, xent_single 2, xent_batch 2, zeros_dict 1, zeros_list 1 (17 in all).
+"""
+
+P = "02_sources_and_targets_"
+FULL = {"q_sum": 1.0, "q_weighted": 2.0, "vjp_elementwise": 1.0, "vjp_linear": 2.0, "vjp_softmax": 2.0,
+        "hidden_example": 1.0, "hidden_random": 2.0, "xent_single": 2.0, "xent_batch": 2.0,
+        "zeros_dict": 1.0, "zeros_list": 1.0}
+
+
+def scores(**zeroed):
+    """Full marks except the grade cells named (without the prefix), which get the points given."""
+    assert set(zeroed) <= set(FULL), set(zeroed) - set(FULL)
+    return {P + name: float(zeroed.get(name, points)) for name, points in FULL.items()}
+
+
+STUBS = {
+    "q": '''def q_gradients(a, b, v=None):
+    """Return {"a": ..., "b": ...}: the gradients of Q = 3a³ - b², weighted by v when v is given.
+
+    a, b: tensors or NumPy arrays of shape (n,), float32 or float64.
+    v:    None (the gradient of the sum of Q) or an array of Q's shape and dtype (the product vᵀJ).
+    """
+    # YOUR CODE HERE
+    raise NotImplementedError()''',
+    "vjp": '''def vjp(f, x, v):
+    """Return vᵀ·∂f/∂x, with the shape of x, from one tf.GradientTape and one gradient call.
+
+    f: a function written with TensorFlow operations.
+    x: a tensor or NumPy array of any shape, float32 or float64.
+    v: a tensor or NumPy array with the shape and dtype of f(x).
+    """
+    # YOUR CODE HERE
+    raise NotImplementedError()''',
+    "hidden": '''def hidden_layer_gradients(W, x, w, t):
+    """Return {"y": dL/dy, "h": dL/dh, "a": dL/da} for a = Wx, h = tanh(a), y = w·h, L = (y - t)², with one tape.
+
+    W: (H, D), x: (D,), w: (H,), t: a scalar; tensors or NumPy arrays of one dtype (float32 or float64).
+    """
+    # YOUR CODE HERE
+    raise NotImplementedError()''',
+    "xent": '''def softmax_cross_entropy_grad(logits, labels):
+    """Return the gradient of the (summed) softmax cross-entropy with respect to the logits, with tf.GradientTape.
+
+    logits: (K,) or (N, K), a tensor or NumPy array, float32 or float64.
+    labels: an integer class for (K,) logits; integers of shape (N,) for (N, K) logits.
+    """
+    # YOUR CODE HERE
+    raise NotImplementedError()''',
+    "zeros": '''def gradients_or_zeros(loss_fn, params):
+    """Return the gradients of loss_fn(params) in the structure of params, with zeros for unused parameters.
+
+    loss_fn: a function of params that returns a scalar tensor.
+    params:  a nest (dicts and lists) of trainable tf.Variables.
+    """
+    # YOUR CODE HERE
+    raise NotImplementedError()''',
+}
+
+SUBMISSIONS = {
+    # Correct, written another way: a weighted sum instead of output_gradients, the input watched instead of
+    # the intermediate values, a hand-written cross-entropy, None replaced by zeros by hand.
+    "weighted_sum_and_by_hand": {
+        "answers": {
+            P + "q": '''def q_gradients(a, b, v=None):
+    a, b = tf.Variable(a), tf.Variable(b)
+    with tf.GradientTape() as tape:
+        Q = 3 * a ** 3 - b ** 2
+        target = tf.reduce_sum(Q if v is None else Q * v)
+    grad_a, grad_b = tape.gradient(target, [a, b])
+    return {"a": grad_a, "b": grad_b}
+''',
+            P + "vjp": '''def vjp(f, x, v):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        weighted = tf.reduce_sum(f(x) * v)
+    return tape.gradient(weighted, x)
+''',
+            P + "hidden": '''def hidden_layer_gradients(W, x, w, t):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as tape:
+        tape.watch(x)  # everything computed from x is recorded
+        a = tf.tensordot(tf.convert_to_tensor(W), x, axes=1)
+        h = tf.tanh(a)
+        y = tf.tensordot(tf.convert_to_tensor(w), h, axes=1)
+        L = tf.square(y - t)
+    return dict(zip(["y", "h", "a"], tape.gradient(L, [y, h, a])))
+''',
+            P + "xent": '''def softmax_cross_entropy_grad(logits, labels):
+    logits = tf.convert_to_tensor(logits)
+    onehot = tf.one_hot(labels, depth=logits.shape[-1], dtype=logits.dtype)
+    with tf.GradientTape() as tape:
+        tape.watch(logits)
+        loss = -tf.reduce_sum(onehot * tf.nn.log_softmax(logits))
+    return tape.gradient(loss, logits)
+''',
+            P + "zeros": '''def gradients_or_zeros(loss_fn, params):
+    with tf.GradientTape() as tape:
+        loss = loss_fn(params)
+    grads = tape.gradient(loss, params)
+    return tf.nest.map_structure(lambda g, p: tf.zeros_like(p) if g is None else g, grads, params)
+''',
+        },
+        "scores": scores(),
+    },
+    # Correct, written another way: persistent tapes, one gradient call per source, a Jacobian contracted
+    # with v, Keras's loss function, NumPy results.
+    "persistent_jacobian_numpy": {
+        "answers": {
+            P + "q": '''def q_gradients(a, b, v=None):
+    a, b = tf.constant(a), tf.constant(b)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(a)
+        tape.watch(b)
+        Q = 3 * a * a * a - b * b
+    og = None if v is None else tf.constant(v)
+    grads = {"a": tape.gradient(Q, a, output_gradients=og).numpy(), "b": tape.gradient(Q, b, output_gradients=og).numpy()}
+    del tape
+    return grads
+''',
+            P + "vjp": '''def vjp(f, x, v):
+    x = tf.convert_to_tensor(x)
+    v = tf.convert_to_tensor(v)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    J = tape.jacobian(y, x)  # shape of y + shape of x
+    return tf.tensordot(v, J, axes=len(v.shape)).numpy()
+''',
+            P + "hidden": '''def hidden_layer_gradients(W, x, w, t):
+    W, x, w, t = [tf.constant(value) for value in (W, x, w, t)]
+    with tf.GradientTape(persistent=True) as tape:
+        a = tf.linalg.matvec(W, x)
+        tape.watch(a)
+        h = tf.tanh(a)
+        y = tf.reduce_sum(w * h)
+        L = (y - t) ** 2
+    grads = {name: tape.gradient(L, value).numpy() for name, value in (("y", y), ("h", h), ("a", a))}
+    del tape
+    return grads
+''',
+            P + "xent": '''def softmax_cross_entropy_grad(logits, labels):
+    logits = tf.convert_to_tensor(logits)
+    with tf.GradientTape() as tape:
+        tape.watch(logits)
+        losses = keras.losses.sparse_categorical_crossentropy(tf.convert_to_tensor(labels), logits, from_logits=True)
+        total = tf.reduce_sum(losses)
+    return tape.gradient(total, logits).numpy()
+''',
+            P + "zeros": '''def gradients_or_zeros(loss_fn, params):
+    flat = tf.nest.flatten(params)
+    with tf.GradientTape(persistent=True) as tape:
+        loss = loss_fn(params)
+    grads = [tape.gradient(loss, p, unconnected_gradients="zero") for p in flat]
+    del tape
+    return tf.nest.pack_sequence_as(params, grads)
+''',
+        },
+        "scores": scores(),
+    },
+    # Correct: everything computed in float32, even for float64 inputs (the checks use float32 tolerances).
+    "cast_to_float32": {
+        "answers": {
+            P + "q": '''def q_gradients(a, b, v=None):
+    a, b = tf.cast(a, tf.float32), tf.cast(b, tf.float32)
+    with tf.GradientTape() as tape:
+        tape.watch([a, b])
+        Q = 3 * a ** 3 - b ** 2
+    v = None if v is None else tf.cast(v, tf.float32)
+    return tape.gradient(Q, {"a": a, "b": b}, output_gradients=v)
+''',
+            P + "vjp": '''def vjp(f, x, v):
+    x = tf.cast(x, tf.float32)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    return tape.gradient(y, x, output_gradients=tf.cast(v, tf.float32))
+''',
+            P + "hidden": '''def hidden_layer_gradients(W, x, w, t):
+    W, x, w, t = (tf.cast(value, tf.float32) for value in (W, x, w, t))
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        a = tf.linalg.matvec(W, x)
+        h = tf.tanh(a)
+        y = tf.reduce_sum(w * h)
+        L = (y - t) ** 2
+    return tape.gradient(L, {"y": y, "h": h, "a": a})
+''',
+            P + "xent": '''def softmax_cross_entropy_grad(logits, labels):
+    logits = tf.cast(logits, tf.float32)
+    with tf.GradientTape() as tape:
+        tape.watch(logits)
+        losses = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+    return tape.gradient(losses, logits)
+''',
+        },
+        "scores": scores(),
+    },
+    # Wrong: output_gradients forgotten, so the gradient of the sum comes back where vᵀJ was asked.
+    "no_output_gradients": {
+        "answers": {
+            P + "q": '''def q_gradients(a, b, v=None):
+    a, b = tf.convert_to_tensor(a), tf.convert_to_tensor(b)
+    with tf.GradientTape() as tape:
+        tape.watch([a, b])
+        Q = 3 * a ** 3 - b ** 2
+    return tape.gradient(Q, {"a": a, "b": b})
+''',
+            P + "vjp": '''def vjp(f, x, v):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    return tape.gradient(y, x)
+''',
+        },
+        "scores": scores(q_weighted=0, vjp_elementwise=0, vjp_linear=0, vjp_softmax=0),
+    },
+    # Wrong: the Jacobian times v (Jv) where vᵀJ was asked; right only where J is symmetric.
+    "jv_not_vjp": {
+        "answers": {
+            P + "vjp": '''def vjp(f, x, v):
+    x = tf.convert_to_tensor(x)
+    v = tf.convert_to_tensor(v)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    J = tape.jacobian(y, x)
+    return tf.tensordot(J, v, axes=len(v.shape))
+''',
+        },
+        "scores": scores(vjp_linear=0, vjp_softmax=0),
+    },
+    # Wrong: the intermediate value a is computed before the tape and nothing is watched: all None.
+    "unwatched_intermediates": {
+        "answers": {
+            P + "hidden": '''def hidden_layer_gradients(W, x, w, t):
+    W, x, w, t = (tf.convert_to_tensor(value) for value in (W, x, w, t))
+    a = tf.linalg.matvec(W, x)
+    with tf.GradientTape() as tape:
+        h = tf.tanh(a)
+        y = tf.reduce_sum(w * h)
+        L = (y - t) ** 2
+    return tape.gradient(L, {"y": y, "h": h, "a": a})
+''',
+        },
+        "scores": scores(hidden_example=0, hidden_random=0),
+    },
+    # Wrong: the gradient with respect to the probabilities p = softmax(z), not the logits.
+    "probabilities_not_logits": {
+        "answers": {
+            P + "xent": '''def softmax_cross_entropy_grad(logits, labels):
+    logits = tf.convert_to_tensor(logits)
+    with tf.GradientTape() as tape:
+        tape.watch(logits)
+        p = tf.nn.softmax(logits)
+        onehot = tf.one_hot(labels, depth=logits.shape[-1], dtype=p.dtype)
+        loss = -tf.reduce_sum(onehot * tf.math.log(p))
+    return tape.gradient(loss, p)
+''',
+        },
+        "scores": scores(xent_single=0, xent_batch=0),
+    },
+    # Wrong: the mean cross-entropy of a batch where the sum was asked (right for one example).
+    "mean_not_sum": {
+        "answers": {
+            P + "xent": '''def softmax_cross_entropy_grad(logits, labels):
+    logits = tf.convert_to_tensor(logits)
+    with tf.GradientTape() as tape:
+        tape.watch(logits)
+        loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits))
+    return tape.gradient(loss, logits)
+''',
+        },
+        "scores": scores(xent_batch=0),
+    },
+    # Wrong: None, not zeros, for the parameters the loss does not use.
+    "none_not_zeros": {
+        "answers": {
+            P + "zeros": '''def gradients_or_zeros(loss_fn, params):
+    with tf.GradientTape() as tape:
+        loss = loss_fn(params)
+    return tape.gradient(loss, params)
+''',
+        },
+        "scores": scores(zeros_dict=0, zeros_list=0),
+    },
+    # Nothing done: every solution cell is the release stub.
+    "blank": {
+        "answers": {P + name: stub for name, stub in STUBS.items()},
+        "scores": {P + name: 0.0 for name in FULL},
+    },
+}
