@@ -15,6 +15,7 @@ from autograder import course
 from autograder.grading import ORIGINAL_SUFFIX, grade_class, report
 
 from conftest import ROOT
+from submissions import full_marks
 
 pytestmark = pytest.mark.notebooks
 WITH_SUBMISSIONS = [a.name for a in course.assignments(ROOT) if (ROOT / "tests" / "submissions" / f"{a.name}.py").exists()]
@@ -51,11 +52,6 @@ def submit(a, student, answers=None, change=None):
     return folder / f"{a.name}.ipynb"
 
 
-def full_marks(a):
-    return {_meta(c)["grade_id"]: float(_meta(c)["points"]) for c in nbformat.read(a.source, as_version=4).cells
-            if _meta(c).get("grade")}
-
-
 def scores(a, student):
     with Gradebook(f"sqlite:///{a.root / 'gradebook.db'}") as gradebook:
         notebook = gradebook.find_submission_notebook(a.name, a.name, student)
@@ -85,9 +81,13 @@ def hidden_lines(a):
 def test_every_synthetic_submission_gets_its_exact_score(tmp_path, name):
     a = make_course(tmp_path, name)
     cases = importlib.import_module(f"submissions.{name}").SUBMISSIONS
-    full = full_marks(a)
-    expected = {"correct": full}
+    full = full_marks(name)
+    expected = {"correct": full, "blank": dict.fromkeys(full, 0.0)}
     submit(a, "correct")
+    stubs = {_meta(c)["grade_id"]: c.source for c in nbformat.read(a.release, as_version=4).cells
+             if _meta(c).get("solution")}
+    submit(a, "blank", stubs)
+    assert not {"correct", "blank"} & set(cases), "the round trip adds 'correct' and 'blank' itself"
     for student, case in cases.items():
         assert set(case["scores"]) == set(full), f"{student}: list a score for every grade id"
         submit(a, student, case["answers"])
@@ -119,7 +119,7 @@ def test_a_broken_submission_never_stops_the_class(tmp_path):
     name = WITH_SUBMISSIONS[0]
     # a short cell timeout keeps the endless loop cheap; it still leaves room for TensorFlow's import
     a = make_course(tmp_path, name, "c.Execute.timeout = 40\n")
-    full = full_marks(a)
+    full = full_marks(name)
     solution_ids = [_meta(c)["grade_id"] for c in nbformat.read(a.source, as_version=4).cells if _meta(c).get("solution")]
     first_grade = next(c for c in nbformat.read(a.release, as_version=4).cells if _meta(c).get("grade"))
 

@@ -275,47 +275,4 @@ SUBMISSIONS = {
             "01_first_gradient_frozen_values": 2.0,
         },
     },
-    # Nothing done: every solution cell is the release stub.
-    "blank": {
-        "answers": {
-            "01_first_gradient_square": '''def square_slope(x):
-    """Return d(x²)/dx at x, computed with tf.GradientTape.
-
-    x: a Python float, a NumPy float or a scalar tensor (float32 or float64).
-    """
-    # YOUR CODE HERE
-    raise NotImplementedError()''',
-            "01_first_gradient_grid": '''def derivative_on_grid(f, x):
-    """Return f'(x) at every point of the 1-D grid x, with one tf.GradientTape.
-
-    f: an elementwise function of a tensor, written with TensorFlow operations.
-    x: a tensor or NumPy array of shape (n,), float32 or float64.
-    """
-    # YOUR CODE HERE
-    raise NotImplementedError()''',
-            "01_first_gradient_lstsq": '''def lstsq_gradients(X, y, w, b):
-    """Return {"w": dL/dw, "b": dL/db} for L = sum((X w + b - y)²), computed with tf.GradientTape.
-
-    X: (N, D), y: (N,), w: (D,), b: a scalar; tensors or NumPy arrays of one dtype (float32 or float64).
-    """
-    # YOUR CODE HERE
-    raise NotImplementedError()''',
-            "01_first_gradient_frozen": '''def frozen_gradients(w, b, x):
-    """Return {"w": dL/dw, "b": dL/db, "x": dL/dx} for L = (w·x + b)², computed with tf.GradientTape.
-
-    w: a tf.Variable with trainable=False, shape (D,); b: a trainable scalar tf.Variable; x: a tensor, shape (D,).
-    """
-    # YOUR CODE HERE
-    raise NotImplementedError()''',
-        },
-        "scores": {
-            "01_first_gradient_square_value": 0.0,
-            "01_first_gradient_square_dtypes": 0.0,
-            "01_first_gradient_grid_sin_gauss": 0.0,
-            "01_first_gradient_grid_other_functions": 0.0,
-            "01_first_gradient_lstsq_example": 0.0,
-            "01_first_gradient_lstsq_random": 0.0,
-            "01_first_gradient_frozen_values": 0.0,
-        },
-    },
 }

@@ -7,60 +7,13 @@ Grade cells and points: q_sum 1, q_weighted 2, vjp_elementwise 1, vjp_linear 2, 
 hidden_example 1, hidden_random 2, xent_single 2, xent_batch 2, zeros_dict 1, zeros_list 1 (17 in all).
 """
 
+from . import scores_for
+
 P = "02_sources_and_targets_"
-FULL = {"q_sum": 1.0, "q_weighted": 2.0, "vjp_elementwise": 1.0, "vjp_linear": 2.0, "vjp_softmax": 2.0,
-        "hidden_example": 1.0, "hidden_random": 2.0, "xent_single": 2.0, "xent_batch": 2.0,
-        "zeros_dict": 1.0, "zeros_list": 1.0}
 
 
-def scores(**zeroed):
-    """Full marks except the grade cells named (without the prefix), which get the points given."""
-    assert set(zeroed) <= set(FULL), set(zeroed) - set(FULL)
-    return {P + name: float(zeroed.get(name, points)) for name, points in FULL.items()}
+scores = scores_for("02_sources_and_targets")
 
-
-STUBS = {
-    "q": '''def q_gradients(a, b, v=None):
-    """Return {"a": ..., "b": ...}: the gradients of Q = 3a³ - b², weighted by v when v is given.
-
-    a, b: tensors or NumPy arrays of shape (n,), float32 or float64.
-    v:    None (the gradient of the sum of Q) or an array of Q's shape and dtype (the product vᵀJ).
-    """
-    # YOUR CODE HERE
-    raise NotImplementedError()''',
-    "vjp": '''def vjp(f, x, v):
-    """Return vᵀ·∂f/∂x, with the shape of x, from one tf.GradientTape and one gradient call.
-
-    f: a function written with TensorFlow operations.
-    x: a tensor or NumPy array of any shape, float32 or float64.
-    v: a tensor or NumPy array with the shape and dtype of f(x).
-    """
-    # YOUR CODE HERE
-    raise NotImplementedError()''',
-    "hidden": '''def hidden_layer_gradients(W, x, w, t):
-    """Return {"y": dL/dy, "h": dL/dh, "a": dL/da} for a = Wx, h = tanh(a), y = w·h, L = (y - t)², with one tape.
-
-    W: (H, D), x: (D,), w: (H,), t: a scalar; tensors or NumPy arrays of one dtype (float32 or float64).
-    """
-    # YOUR CODE HERE
-    raise NotImplementedError()''',
-    "xent": '''def softmax_cross_entropy_grad(logits, labels):
-    """Return the gradient of the (summed) softmax cross-entropy with respect to the logits, with tf.GradientTape.
-
-    logits: (K,) or (N, K), a tensor or NumPy array, float32 or float64.
-    labels: an integer class for (K,) logits; integers of shape (N,) for (N, K) logits.
-    """
-    # YOUR CODE HERE
-    raise NotImplementedError()''',
-    "zeros": '''def gradients_or_zeros(loss_fn, params):
-    """Return the gradients of loss_fn(params) in the structure of params, with zeros for unused parameters.
-
-    loss_fn: a function of params that returns a scalar tensor.
-    params:  a nest (dicts and lists) of trainable tf.Variables.
-    """
-    # YOUR CODE HERE
-    raise NotImplementedError()''',
-}
 
 SUBMISSIONS = {
     # Correct, written another way: a weighted sum instead of output_gradients, the input watched instead of
@@ -290,10 +243,5 @@ SUBMISSIONS = {
 ''',
         },
         "scores": scores(zeros_dict=0, zeros_list=0),
-    },
-    # Nothing done: every solution cell is the release stub.
-    "blank": {
-        "answers": {P + name: stub for name, stub in STUBS.items()},
-        "scores": {P + name: 0.0 for name in FULL},
     },
 }

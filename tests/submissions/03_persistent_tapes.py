@@ -7,24 +7,10 @@ Grade cells and points: two_example 1, two_grid 2, seed_values 2, all_three 2, a
 table_seed 1, table_other 2 (12 in all).
 """
 
-FULL = {
-    "03_persistent_tapes_two_example": 1.0,
-    "03_persistent_tapes_two_grid": 2.0,
-    "03_persistent_tapes_seed_values": 2.0,
-    "03_persistent_tapes_all_three": 2.0,
-    "03_persistent_tapes_all_other_lists": 2.0,
-    "03_persistent_tapes_table_seed": 1.0,
-    "03_persistent_tapes_table_other": 2.0,
-}
+from . import scores_for
 
 
-def scores(**zeroed):
-    """Full marks except the grade cells named (without the notebook prefix), which get the points given."""
-    result = dict(FULL)
-    for short_id, points in zeroed.items():
-        assert f"03_persistent_tapes_{short_id}" in result, short_id
-        result[f"03_persistent_tapes_{short_id}"] = points
-    return result
+scores = scores_for("03_persistent_tapes")
 
 
 SUBMISSIONS = {
@@ -230,41 +216,5 @@ SUBMISSIONS = {
 ''',
         },
         "scores": scores(all_other_lists=0.0),
-    },
-    # Nothing done: every solution cell is the release stub.
-    "blank": {
-        "answers": {
-            "03_persistent_tapes_two": '''def two_derivatives(x):
-    """Return (dy/dx, dz/dx) for y = x² and z = y², at every point of the 1-D grid x.
-
-    x: a tensor or NumPy array of shape (n,), float32 or float64.
-    """
-    # YOUR CODE HERE
-    raise NotImplementedError()''',
-            "03_persistent_tapes_seed": '''def seed_gradients(x, y):
-    """Return (dz/dx, dm/dy) for z = x·x + y and m = y + y² + x, computed with tf.GradientTape.
-
-    x, y: numbers or arrays of one shape (Python floats, NumPy values or tensors), float32 or float64.
-    """
-    # YOUR CODE HERE
-    raise NotImplementedError()''',
-            "03_persistent_tapes_all": '''def derivatives_of_all(fs, x):
-    """Return [f'(x) for f in fs] on the 1-D grid x, from one persistent tf.GradientTape.
-
-    fs: a list of elementwise functions of a tensor, written with TensorFlow operations.
-    x: a tensor or NumPy array of shape (n,), float32 or float64.
-    """
-    # YOUR CODE HERE
-    raise NotImplementedError()''',
-            "03_persistent_tapes_table": '''def gradient_table(f, sources):
-    """Return [[d t_i / d s_j for each source s_j] for each target t_i of f(*sources)], None where unconnected.
-
-    f: a function of len(sources) tensors returning a list of targets (TensorFlow operations).
-    sources: a list of tensors or NumPy arrays (numbers or arrays of one shape), float32 or float64.
-    """
-    # YOUR CODE HERE
-    raise NotImplementedError()''',
-        },
-        "scores": {grade_id: 0.0 for grade_id in FULL},
     },
 }

@@ -8,29 +8,12 @@ motion_free_fall 1, motion_other 1, motion_uniform 1, residual_solutions 1, resi
 nth_sin 1, nth_other_functions 2 (15 in all).
 """
 
+from . import scores_for
+
 P = "04_higher_order_"
-FULL = {
-    P + "second_tanh": 1.0,
-    P + "second_other_functions": 2.0,
-    P + "mixed_seed": 1.0,
-    P + "mixed_other_functions": 2.0,
-    P + "motion_free_fall": 1.0,
-    P + "motion_other": 1.0,
-    P + "motion_uniform": 1.0,
-    P + "residual_solutions": 1.0,
-    P + "residual_other": 2.0,
-    P + "nth_sin": 1.0,
-    P + "nth_other_functions": 2.0,
-}
 
 
-def scores(**zeroed):
-    """Full marks except the grade cells given (by the part of the id after the prefix) with their points."""
-    result = dict(FULL)
-    for short, points in zeroed.items():
-        assert P + short in result, short
-        result[P + short] = float(points)
-    return result
+scores = scores_for("04_higher_order")
 
 
 SUBMISSIONS = {
@@ -309,50 +292,5 @@ def nth_derivative(f, x, n):
 ''',
         },
         "scores": scores(second_other_functions=0),
-    },
-    # Nothing done: every solution cell is the release stub.
-    "blank": {
-        "answers": {
-            P + "second": '''def second_derivative(f, x):
-    """Return f''(x) at every point of the grid x, with two nested tf.GradientTapes.
-
-    f: an elementwise function of a tensor, written with TensorFlow operations.
-    x: a tensor or NumPy array of shape (n,) (or a scalar), float32 or float64.
-    """
-    # YOUR CODE HERE
-    raise NotImplementedError()''',
-            P + "mixed": '''def mixed_partial(f, x, y):
-    """Return (dz/dx, d²z/dy dx) for z = f(x, y), with two nested tf.GradientTapes.
-
-    f: an elementwise function of two tensors; x, y: scalars or arrays of one shape, float32 or float64.
-    """
-    # YOUR CODE HERE
-    raise NotImplementedError()''',
-            P + "motion": '''def speed_and_acceleration(position, t):
-    """Return (ds/dt, d²s/dt²) for s = position(t) on the grid of times t, with two nested tf.GradientTapes.
-
-    position: an elementwise function of a tensor; t: a tensor or NumPy array of shape (n,), float32 or float64.
-    The acceleration is zeros (not None) where the speed does not depend on t.
-    """
-    # YOUR CODE HERE
-    raise NotImplementedError()''',
-            P + "residual": '''def ode_residual(u, x):
-    """Return u''(x) + π²·u(x) at every point of the grid x, with nested tf.GradientTapes.
-
-    u: an elementwise function of a tensor; x: a tensor or NumPy array of shape (n,), float32 or float64.
-    """
-    # YOUR CODE HERE
-    raise NotImplementedError()''',
-            P + "nth": '''def nth_derivative(f, x, n):
-    """Return the n-th derivative of f at every point of the grid x (n >= 1), with n nested tf.GradientTapes.
-
-    f: an elementwise function of a tensor; x: a tensor or NumPy array of shape (n_points,), float32 or float64.
-    """
-    # YOUR CODE HERE
-    raise NotImplementedError()''',
-        },
-        "scores": scores(second_tanh=0, second_other_functions=0, mixed_seed=0, mixed_other_functions=0,
-                         motion_free_fall=0, motion_other=0, motion_uniform=0, residual_solutions=0,
-                         residual_other=0, nth_sin=0, nth_other_functions=0),
     },
 }

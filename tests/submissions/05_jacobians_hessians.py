@@ -8,19 +8,12 @@ hessian_quadratic 2, hessian_other 2, hvp_quadratic 1, hvp_other 2, newton_quadr
 newton_rosenbrock 1 (16 in all).
 """
 
+from . import scores_for
+
 P = "05_jacobians_hessians_"
-FULL = {P + "softmax_example": 1.0, P + "softmax_random": 2.0, P + "batch_tanh": 2.0, P + "batch_other": 1.0,
-        P + "hessian_quadratic": 2.0, P + "hessian_other": 2.0, P + "hvp_quadratic": 1.0, P + "hvp_other": 2.0,
-        P + "newton_quadratic": 2.0, P + "newton_rosenbrock": 1.0}
 
 
-def scores(**zeroed):
-    """Full marks except the grade cells named (without the prefix) with the points they get."""
-    result = dict(FULL)
-    for name, points in zeroed.items():
-        assert P + name in result, name
-        result[P + name] = float(points)
-    return result
+scores = scores_for("05_jacobians_hessians")
 
 
 SUBMISSIONS = {
@@ -362,50 +355,5 @@ SUBMISSIONS = {
         },
         # from (1, 1) on Rosenbrock the gradient is zero and both signs agree, but that point is hidden with others
         "scores": scores(newton_quadratic=0, newton_rosenbrock=0),
-    },
-    # Nothing done: every solution cell is the release stub.
-    "blank": {
-        "answers": {
-            P + "softmax": '''def softmax_jacobian(z):
-    """Return the Jacobian of tf.nn.softmax at z, shape (n, n), computed with tf.GradientTape.
-
-    z: a tensor or NumPy array of shape (n,), float32 or float64.
-    """
-    # YOUR CODE HERE
-    raise NotImplementedError()''',
-            P + "batch": '''def per_example_jacobians(f, x):
-    """Return the Jacobian of f(x)[b] with respect to x[b] for every example b, shape (B, m, d).
-
-    f: maps a batch (B, d) to a batch (B, m), each row of the output depending only on its own row of x.
-    x: a tensor or NumPy array of shape (B, d), float32 or float64.
-    """
-    # YOUR CODE HERE
-    raise NotImplementedError()''',
-            P + "hessian": '''def hessian(f, x):
-    """Return the Hessian of the scalar function f at x, shape (n, n), computed with nested tf.GradientTapes.
-
-    f: a scalar function of a vector, written with TensorFlow operations.
-    x: a tensor or NumPy array of shape (n,), float32 or float64.
-    """
-    # YOUR CODE HERE
-    raise NotImplementedError()''',
-            P + "hvp": '''def hvp(f, x, v):
-    """Return H(x) v for the scalar function f, shape (n,), by double backprop (without forming H).
-
-    f: a scalar function of a vector, written with TensorFlow operations.
-    x, v: tensors or NumPy arrays of shape (n,) and the same dtype, float32 or float64.
-    """
-    # YOUR CODE HERE
-    raise NotImplementedError()''',
-            P + "newton": '''def newton_step(f, x):
-    """Return x − H⁻¹ ∇f(x), one Newton step on the scalar function f, shape (n,).
-
-    f: a scalar function of a vector, written with TensorFlow operations.
-    x: a tensor or NumPy array of shape (n,), float32 or float64.
-    """
-    # YOUR CODE HERE
-    raise NotImplementedError()''',
-        },
-        "scores": {grade_id: 0.0 for grade_id in FULL},
     },
 }
