@@ -77,22 +77,36 @@ def page(lab):
         browser.close()
 
 
-@pytest.mark.parametrize("name", [a.name for a in course.assignments(ROOT)][:1])
-def test_student_notebook_opens_with_validate_and_a_collapsed_setup_cell(lab, page, name):
+NAMES = [a.name for a in course.assignments(ROOT)]
+
+
+def open_notebook(lab, page, name):
+    """Open the student edition of `name` and wait until its cells are drawn; return the notebook."""
     page.goto(f"{lab}/lab/tree/release/{name}/{name}.ipynb?token={TOKEN}")
     notebook = page.locator(".jp-NotebookPanel:visible .jp-Notebook")
-    notebook.locator(".jp-Cell").first.wait_for(timeout=60_000)
+    # the rendered title of this notebook (not of one opened before it), as markdown, not source
+    notebook.locator(".jp-Cell").first.locator("h1", has_text=f"{name[:2]} · ").wait_for(timeout=60_000)
+    return notebook
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_student_notebook_opens_with_validate_and_a_collapsed_setup_cell(lab, page, name):
+    notebook = open_notebook(lab, page, name)
     # nbgrader's labextension adds its button to the notebook toolbar
-    validate = page.locator(".jp-NotebookPanel:visible .jp-Toolbar").get_by_text("Validate")
-    validate.wait_for(timeout=30_000)
+    page.locator(".jp-NotebookPanel:visible .jp-Toolbar").get_by_text("Validate").wait_for(timeout=30_000)
     # the generated setup cell shows as a collapsed placeholder, not 300 lines of helpers
     setup = notebook.locator(".jp-Cell").nth(1)
     setup.locator(".jp-InputPlaceholder").wait_for(timeout=30_000)
     assert "Setup: run this cell first" in setup.inner_text()
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"lab-{name}.png"))
-    # Validate runs nbgrader on the server: the stubs fail, and the dialog says so
-    validate.click()
+
+
+def test_validate_runs_nbgrader_and_reports_the_stubs(lab, page):
+    """The Validate button runs nbgrader on the server: on the student edition the stubs fail, and the dialog says so."""
+    name = NAMES[0]
+    open_notebook(lab, page, name)
+    page.locator(".jp-NotebookPanel:visible .jp-Toolbar").get_by_text("Validate").click()
     dialog = page.locator(".jp-Dialog")
     dialog.wait_for(timeout=120_000)
     dialog.get_by_text("NotImplementedError").first.wait_for(timeout=120_000)
