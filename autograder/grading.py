@@ -132,7 +132,7 @@ def _grade_class(assignment, root, students, csv_path):
     if assignment not in known:
         result = api.generate_assignment(assignment, force=True, create=True)
         if not result["success"]:
-            raise RuntimeError(f"nbgrader generate_assignment {assignment} failed:\n{result['error']}")
+            raise course.CourseError(f"nbgrader generate_assignment {assignment} failed:\n{result['error']}")
 
     submitted = root / "submitted"
     if students is None:  # submitted/<student id>/<assignment>/
