@@ -17,6 +17,7 @@ from .setup_cell import find_setup_cell, setup_source
 SOLUTION_MARKERS = ("### BEGIN SOLUTION", "### END SOLUTION")
 HIDDEN_MARKERS = ("### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS")
 IMPORTS_AUTOGRADER = re.compile(r"^\s*(import|from)\s+autograder\b", re.MULTILINE)
+NOTEBOOK_REFERENCE = re.compile(r"\b[Nn]otebooks? (\d\d)\b")
 
 
 def _meta(cell) -> dict:
@@ -143,7 +144,40 @@ def badge(a, nb_unused):
     return []
 
 
-RULES = (title, setup, grade_ids, grade_cells, markers, exercises, outputs, self_contained, badge)
+def answer_keys(a, nb):
+    """Closed forms named expected_* live in grade cells and are marked @answer_key (out of the student's reach)."""
+    problems = []
+    for index, cell in enumerate(nb.cells):
+        if cell.cell_type != "code":
+            continue
+        try:
+            tree = ast.parse(cell.source)
+        except SyntaxError:
+            continue  # grade_cells reports it
+        for node in tree.body:
+            if not (isinstance(node, ast.FunctionDef) and node.name.startswith("expected_")):
+                continue
+            if not _meta(cell).get("grade"):
+                problems.append(f"cell {index}: answer key {node.name} outside a grade cell")
+            elif not any(isinstance(d, ast.Name) and d.id == "answer_key" for d in node.decorator_list):
+                problems.append(f"cell {index} ({_meta(cell).get('grade_id')}): mark {node.name} with @answer_key, "
+                                "or a solution can pass by calling it")
+    return problems
+
+
+def _missing_notebooks(text: str, root: Path) -> list[str]:
+    have = {a.number for a in course.assignments(root)}
+    return sorted({number for number in NOTEBOOK_REFERENCE.findall(text) if number not in have})
+
+
+def references(a, nb):
+    """A notebook names another ("notebook 10") only when that notebook exists."""
+    return [f"names notebook {number}, which does not exist (yet): say what it will teach instead"
+            for number in _missing_notebooks("\n".join(cell.source for cell in nb.cells), a.root)]
+
+
+RULES = (title, setup, grade_ids, grade_cells, markers, exercises, outputs, self_contained, badge, answer_keys,
+         references)
 
 
 def lint(root: Path = course.ROOT) -> list[str]:
@@ -158,4 +192,8 @@ def lint(root: Path = course.ROOT) -> list[str]:
             continue
         for rule in RULES:
             problems += [f"{where}: {problem}" for problem in rule(a, nb)]
+    readme = root / "README.md"
+    if readme.exists():
+        problems += [f"README.md: names notebook {number}, which does not exist (yet)"
+                     for number in _missing_notebooks(readme.read_text(), root)]
     return problems

@@ -26,7 +26,8 @@ def answer_keys(name):
             continue
         for node in ast.parse(cell.source).body:
             if isinstance(node, ast.FunctionDef) and node.name.startswith("expected_"):
-                namespace = {"np": np}
+                # The closed form itself: the @answer_key guard (tested in test_checks) is left out.
+                namespace = {"np": np, "answer_key": lambda function: function}
                 exec(compile(ast.Module([node], type_ignores=[]), f"<{name}:{node.name}>", "exec"), namespace)
                 keys[node.name] = namespace[node.name]
     return keys

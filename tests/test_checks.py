@@ -136,9 +136,18 @@ def test_check_none():
         check_none(tf.constant(1.0), "dL/db", "the penalty does not depend on the bias")
 
 
-def test_gradient_of_the_mean_is_named():
-    with pytest.raises(CheckFailed, match="gradient of the mean"):
+def test_gradient_of_the_mean_is_named_with_its_count():
+    with pytest.raises(CheckFailed, match=r"1/9 of the answer: .*a mean \(tf.reduce_mean\) over 9 values"):
         check_gradient(DF / DF.size, DF, "f'")
+    # a mean over the N = 5 examples of a loss, with D = 3 gradient entries
+    with pytest.raises(CheckFailed, match="1/5 of the answer"):
+        check_gradient(np.array([1.0, 2.0, 3.0]) / 5, [1.0, 2.0, 3.0], "dL/dw")
+
+
+def test_a_wrong_single_number_gets_no_constant_factor_story():
+    with pytest.raises(CheckFailed) as failure:
+        check_gradient(6.0, -5.0, "dy/dx")
+    assert "factor" not in str(failure.value) and "got 6, expected -5" in str(failure.value)
 
 
 def test_expected_none_entries_in_gradients():

@@ -4,26 +4,17 @@ Each check is silent when the answer is right and raises AssertionError with a m
 for the student when it is not. They accept tensors, Variables, NumPy arrays, Python numbers and
 lists of numbers, in any float dtype.
 """
+import collections
+import functools
+import sys
+import sysconfig
+
 import numpy as np
 
+from .messages import CheckFailed, NONE_GRADIENT_HINT, NONE_VALUE_HINT, UNCONNECTED_HINT
 from .plots import plot_mismatch
 
-NONE_GRADIENT_HINT = (
-    "the tape recorded no path from the source to the target. Did you watch the source "
-    "(tape.watch(x) for a tf.constant or any tensor that is not a trainable Variable), "
-    "and is every operation from the source to the target inside the `with` block? "
-    "(A function without `return` gives None too.)"
-)
-UNCONNECTED_HINT = (
-    "the answer is zeros of the source's shape: the target does not depend on this source, and for such a "
-    "source tape.gradient returns None unless you pass unconnected_gradients=tf.UnconnectedGradients.ZERO."
-)
-NONE_VALUE_HINT = "did the function `return` its result?"
 MAX_POINTS_LISTED = 5
-
-
-class CheckFailed(AssertionError):
-    """A check that failed; the message says what is wrong in teaching terms."""
 
 
 def _to_numpy(value, what):
@@ -87,20 +78,22 @@ def _diagnose(actual, expected, rtol, atol, mistakes=None):
         if wrong.shape == actual.shape and np.allclose(actual, wrong, rtol=rtol, atol=atol):
             return f"It equals {description}."
     if np.allclose(actual, 0.0, atol=atol) and not np.allclose(expected, 0.0, atol=atol):
-        return ("It is all zeros: the target does not depend on the source along the recorded path "
-                "(a tf.stop_gradient, unconnected_gradients=ZERO, or a value computed outside the tape?).")
+        return ("It is all zeros: along the path the tape recorded, the target does not change with the source "
+                "(a value computed outside the tape and fed back in, an operation whose gradient is zero "
+                "such as tf.round, or unconnected_gradients=ZERO?).")
     if np.allclose(actual, -expected, rtol=rtol, atol=atol):
         return "It has the wrong sign: check the signs in your function."
     nonzero = np.abs(expected) > atol
-    if nonzero.any():
-        ratios = actual[nonzero] / expected[nonzero]
-        factor = float(np.median(ratios))
-        if np.allclose(actual, factor * expected, rtol=rtol, atol=atol):
-            if expected.size > 1 and np.isclose(factor * expected.size, 1.0):
-                return (f"It is 1/{expected.size} of the answer: the gradient of the mean "
-                        "(tf.reduce_mean) where the gradient of the sum was asked?")
-            return f"It is off by a constant factor of {factor:.4g}: a missing or extra constant?"
-    return None
+    if np.count_nonzero(nonzero) < 2:
+        return None  # any wrong single number is "a constant factor" of the right one: that says nothing
+    factor = float(np.median(actual[nonzero] / expected[nonzero]))
+    if not np.allclose(actual, factor * expected, rtol=rtol, atol=atol):
+        return None
+    inverse = round(1.0 / factor) if factor != 0 else 0
+    if inverse >= 2 and np.isclose(factor * inverse, 1.0, rtol=1e-4):
+        return (f"It is 1/{inverse} of the answer: a missing factor of {inverse}, or a mean "
+                f"(tf.reduce_mean) over {inverse} values where the sum was asked?")
+    return f"It is off by a constant factor of {factor:.4g}: a missing or extra constant?"
 
 
 def _fail(what, actual, expected, off, at, at_name, rtol, atol, mistakes=None):
@@ -245,3 +238,142 @@ def check_none(actual, what, why):
         except CheckFailed:
             pass
         raise CheckFailed(f"{what} should be None ({why}), but it is {actual!r:.120}.{hint}")
+
+
+def as_sequence(result, length, what, entries, hint=""):
+    """The result as a list of `length` entries (a tuple or list the student returned), or a failure
+    that says what came back instead. entries names them for the message: "(dy/dx, dz/dx)"."""
+    if result is None:
+        raise CheckFailed(f"{what} is None: {NONE_VALUE_HINT}")
+    if not isinstance(result, (tuple, list)):
+        raise CheckFailed(f"{what} should be a tuple or list {entries}, but it is one {type(result).__name__}. {hint}".strip())
+    if len(result) != length:
+        raise CheckFailed(f"{what} has {len(result)} entries, but it should have {length}: {entries}.")
+    return list(result)
+
+
+# ---------------------------------------------------------------- what the student's code did
+
+class Counted:
+    """A function that counts its calls, for checks where computing something once is the point.
+
+    f = Counted(g); answer = student_function(f, x); f.calls is how often the student called it.
+    """
+
+    def __init__(self, function):
+        functools.update_wrapper(self, function)
+        self.function = function
+        self.calls = 0
+
+    def __call__(self, *args, **kwargs):
+        self.calls += 1
+        return self.function(*args, **kwargs)
+
+
+class TapeCalls:
+    """Count what the tapes were asked while a block runs:
+
+        with TapeCalls() as tapes:
+            answer = student_function(x)
+        tapes.calls["gradient"], tapes.calls["jacobian"], tapes.calls["batch_jacobian"], tapes.calls["jvp"]
+
+    Only the student's own calls count (jacobian calls gradient inside TensorFlow; that is not counted).
+    A function under tf.function asks its tapes only while it is traced (the first call per input shape).
+    """
+
+    METHODS = (("GradientTape", ("gradient", "jacobian", "batch_jacobian")), ("ForwardAccumulator", ("jvp",)))
+
+    def __enter__(self):
+        import tensorflow as tf
+
+        self.calls = collections.Counter()
+        self._saved = []
+        self._depth = 0
+        for owner in (tf.GradientTape, tf.autodiff.ForwardAccumulator):
+            for name in dict(self.METHODS)[owner.__name__]:
+                original = owner.__dict__[name]
+                self._saved.append((owner, name, original))
+                setattr(owner, name, self._counting(name, original))
+        return self
+
+    def _counting(self, name, original):
+        @functools.wraps(original)
+        def counting(tape, *args, **kwargs):
+            if self._depth == 0:
+                self.calls[name] += 1
+            self._depth += 1
+            try:
+                return original(tape, *args, **kwargs)
+            finally:
+                self._depth -= 1
+        return counting
+
+    def __exit__(self, *exc):
+        for owner, name, original in self._saved:
+            setattr(owner, name, original)
+        return False
+
+
+def check_tape_calls(tapes, what, hint="", **rules):
+    """Check what the tapes were asked (a TapeCalls) while `what` ran.
+
+    rules: gradient=1 (exactly once), jacobian=0 (never), gradient=(1, None) (at least once),
+           any=(1, None) (some tape method at all).
+    hint:  what the student should do instead, in the exercise's own terms.
+    """
+    for name, rule in rules.items():
+        count = sum(tapes.calls.values()) if name == "any" else tapes.calls[name]
+        low, high = rule if isinstance(rule, tuple) else (rule, rule)
+        asked = "a tape" if name == "any" else f"tape.{name}"
+        if count < (low or 0):
+            raise CheckFailed(f"{what} called {asked} {count} time(s), but the exercise asks for at least {low}: "
+                              f"the tape is meant to do this work, not a formula worked out by hand. {hint}".strip())
+        if high is not None and count > high:
+            times = "never" if high == 0 else f"at most {high} time(s)"
+            raise CheckFailed(f"{what} called {asked} {count} time(s), but the exercise asks for it {times}. {hint}".strip())
+
+
+# ---------------------------------------------------------------- answer keys out of the student's reach
+
+def _library_file(filename):
+    """True for code of Python itself or of an installed package; False for notebook cells and `eval`."""
+    if filename.startswith("<frozen"):
+        return True
+    return filename.startswith(_LIBRARY_FOLDERS) or "/site-packages/" in filename or "/dist-packages/" in filename
+
+
+_LIBRARY_FOLDERS = tuple({sysconfig.get_paths()[key] for key in ("stdlib", "platstdlib", "purelib", "platlib")})
+_GRADER_FILES = set()  # the cells (code files) that define answer keys
+
+
+def _called_from_student_code():
+    """True when some code on the call stack comes from a cell that is neither a check cell nor the setup cell.
+
+    The outermost cell on the stack is the one being run: a check cell when a key is used as meant.
+    A key called from inside the student's function has that function's cell on the stack too.
+    """
+    cells = []
+    frame = sys._getframe(2)  # the caller of the key
+    while frame is not None:
+        if not _library_file(frame.f_code.co_filename):
+            cells.append(frame.f_code.co_filename)
+        frame = frame.f_back
+    allowed = _GRADER_FILES | {_called_from_student_code.__code__.co_filename} | set(cells[-1:])
+    return any(filename not in allowed for filename in cells)
+
+
+def answer_key(function):
+    """Mark a check cell's closed form as an answer key: it works in check cells and refuses to run
+    from inside the student's code, so an exercise cannot be passed by calling it."""
+    _GRADER_FILES.add(function.__code__.co_filename)
+
+    @functools.wraps(function)
+    def key(*args, **kwargs):
+        if _called_from_student_code():
+            raise CheckFailed(
+                f"{function.__name__} is an answer key of the checks, and your code called it. "
+                "Compute the answer yourself, with the tape: that is the exercise.")
+        return function(*args, **kwargs)
+
+    key.answer_key = True
+    return key

@@ -2,9 +2,13 @@
 import numpy as np
 import matplotlib.pyplot as plt
 
+from .messages import CheckFailed, NONE_GRADIENT_HINT
 
-def _as_array(values):
-    """A float64 NumPy array from a tensor, an array, a list or a number."""
+
+def _as_array(values, what="a value"):
+    """A float64 NumPy array from a tensor, an array, a list or a number; a None is explained."""
+    if values is None:
+        raise CheckFailed(f"Nothing to plot: {what} is None. If it is a gradient, {NONE_GRADIENT_HINT}")
     if hasattr(values, "numpy"):
         values = values.numpy()
     return np.asarray(values, dtype=np.float64)
@@ -16,13 +20,14 @@ def plot_derivative(x, f, tape_derivative, exact_derivative=None, *, name="f", t
     x, f, tape_derivative and exact_derivative are 1-D (tensors, arrays or lists of the same length).
     name is set in LaTeX math ("f", "\\tanh", "u"): no spaces or bare underscores.
     """
-    x, f, tape_derivative = _as_array(x), _as_array(f), _as_array(tape_derivative)
+    x, f = _as_array(x, "x"), _as_array(f, f"{name}(x)")
+    tape_derivative = _as_array(tape_derivative, "the tape's derivative")
     fig, (ax_f, ax_df) = plt.subplots(1, 2, figsize=(10, 3.6), constrained_layout=True)
     ax_f.plot(x, f, color="C0", lw=2)
     ax_f.set_title(f"${name}(x)$")
     ax_f.set_xlabel("$x$")
     if exact_derivative is not None:
-        ax_df.plot(x, _as_array(exact_derivative), color="C1", lw=2, label="closed form")
+        ax_df.plot(x, _as_array(exact_derivative, "the closed form"), color="C1", lw=2, label="closed form")
     # Dots, thinned out so the closed-form line stays visible under them.
     step = max(1, len(x) // 40)
     ax_df.plot(x[::step], tape_derivative[::step], "o", color="C2", ms=4, label="tf.GradientTape")
@@ -39,7 +44,8 @@ def plot_derivative(x, f, tape_derivative, exact_derivative=None, *, name="f", t
 
 def plot_mismatch(x, actual, expected, *, off=None, what="the derivative", x_name="x"):
     """Draw the student's curve against the correct one; `off` (a boolean mask) marks the points that are off."""
-    x, actual, expected = _as_array(x).ravel(), _as_array(actual).ravel(), _as_array(expected).ravel()
+    x, expected = _as_array(x, x_name).ravel(), _as_array(expected, "the correct answer").ravel()
+    actual = _as_array(actual, what).ravel()
     step = max(1, len(x) // 40)  # at most ~40 marks, so a curve that is off everywhere stays visible
     fig, ax = plt.subplots(figsize=(7, 3.6), constrained_layout=True)
     ax.plot(x, expected, color="C1", lw=2, label="correct")

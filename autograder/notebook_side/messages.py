@@ -1,0 +1,115 @@
+"""What a student reads when something goes wrong: failed checks, and errors explained in teaching terms.
+
+A failed check raises CheckFailed with its message. Errors raised anywhere else (a try-it cell, the
+student's own function called by a check) are shown with an explanation first when they are ones a
+learner of the tape meets: two dtypes in one op, a plain tape asked twice, a None where a tensor was
+expected, an exercise not done yet.
+"""
+import re
+import sys
+
+NONE_GRADIENT_HINT = (
+    "the tape recorded no path from the source to the target. Did you watch the source "
+    "(tape.watch(x) for a tf.constant or any tensor that is not a trainable Variable), "
+    "and is every operation from the source to the target inside the `with` block? "
+    "(A function without `return` gives None too.)"
+)
+NESTED_TAPE_HINT = (
+    "the outer tape recorded no path from the source to the inner gradient. Does the inner "
+    "`gradient` call run inside the outer tape's `with` block (indented under it)? A gradient taken "
+    "after the outer block has closed is a constant to the outer tape. (Is the source watched by "
+    "the outer tape too?)"
+)
+UNCONNECTED_HINT = (
+    "the answer is zeros of the source's shape: the target does not depend on this source, and for such a "
+    "source tape.gradient returns None unless you pass unconnected_gradients=tf.UnconnectedGradients.ZERO."
+)
+NONE_VALUE_HINT = "did the function `return` its result?"
+
+
+class CheckFailed(AssertionError):
+    """A check that failed; the message says what is wrong in teaching terms."""
+
+
+# (exception type name, pattern of its message, the explanation; {0}, {1}... are the pattern's groups)
+EXPLANATIONS = [
+    ("InvalidArgumentError",
+     r"cannot compute (\w+) as input #\d+\(zero-based\) was expected to be a (\w+) tensor but is a (\w+) tensor",
+     "Two tensors of different dtypes met in one operation ({0}): a {1} and a {2} (in TensorFlow's names, "
+     "'float' is float32 and 'double' is float64). TensorFlow never converts between them for you. Make "
+     "every tensor of the computation the same dtype: create them with tf.convert_to_tensor(value, "
+     "dtype=x.dtype), or tf.cast one of them. (A NumPy array or np.float64 is float64; a Python float "
+     "becomes float32.)"),
+    ("RuntimeError",
+     r"non-persistent GradientTape can only be used to compute one set of gradients",
+     "A plain tape answers one gradient (or jacobian) call and then frees its record. Ask for every source "
+     "in one call (a list or a dict of sources), record on two tapes at once, or create the tape with "
+     "persistent=True and ask it as often as you need."),
+    ("ValueError",
+     r"Passed in object .* of type '(\w+)', not tf.Tensor",
+     "tape.watch needs a tensor, and this is a Python {0}. Convert it first: "
+     "x = tf.convert_to_tensor(x), then tape.watch(x), and compute from that x."),
+    ("ValueError",
+     r"Attempt to convert a value \(None\)",
+     "A value that should be a tensor is None. Either a function returned nothing (did it `return` its "
+     "result?), or a gradient came back None because the tape recorded no path from the source to the "
+     "target (was the source watched, and did every operation run inside the `with` block?)."),
+    ("TypeError",
+     r"'NoneType' object is not (subscriptable|iterable)",
+     "A value that should be a result is None: did the function `return` it? (A gradient can be None "
+     "too: when the tape recorded no path from the source to the target.)"),
+    ("NotImplementedError",
+     r"^$",
+     "This exercise is not done yet: replace `raise NotImplementedError()` in its function with your "
+     "code, run that cell, then run this one again."),
+]
+
+
+def explain_error(error):
+    """The teaching explanation of an error a learner of the tape meets, or None for any other error."""
+    names = {cls.__name__ for cls in type(error).__mro__}
+    message = str(error)
+    for name, pattern, explanation in EXPLANATIONS:
+        match = re.search(pattern, message)
+        if name in names and match:
+            return explanation.format(*match.groups())
+    return None
+
+
+class ExplainedError(Exception):
+    """An error shown with its explanation first, then what Python or TensorFlow said."""
+
+
+def _show_explained(shell, etype, value, tb, tb_offset=None):
+    """IPython's custom exception handler: show known errors with their explanation, others as usual."""
+    explanation = explain_error(value)
+    if explanation is None:
+        shell.showtraceback((etype, value, tb), tb_offset=tb_offset)
+    else:
+        said = f"{etype.__name__}: {value}" if str(value) else etype.__name__
+        explained = ExplainedError(f"{explanation}\n({said})")
+        explained.__cause__ = value
+        shell.showtraceback((ExplainedError, explained, tb), tb_offset=tb_offset)
+
+
+def explain_errors_in_notebook():
+    """Show the errors of EXPLANATIONS with their explanation in every cell (in IPython only)."""
+    try:
+        shell = get_ipython()  # noqa: F821 (defined inside IPython)
+    except NameError:
+        return
+    exception_types = tuple({base for name, _, _ in EXPLANATIONS for base in _exception_types(name)})
+    shell.set_custom_exc(exception_types, _show_explained)
+
+
+def _exception_types(name):
+    """The exception classes named `name`: built-ins, and TensorFlow's errors when it is loaded."""
+    import builtins
+
+    if hasattr(builtins, name):
+        return [getattr(builtins, name)]
+    tf = sys.modules.get("tensorflow")
+    return [getattr(tf.errors, name)] if tf is not None and hasattr(tf.errors, name) else []
+
+
+explain_errors_in_notebook()
