@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
-from autograder.notebook_side import checks
+from autograder.notebook_side import checks, messages
 from autograder.notebook_side.checks import CheckFailed, check_close, check_gradient, check_gradients, check_none
 
 X = np.linspace(-2.0, 2.0, 9)
@@ -211,3 +211,96 @@ def test_known_wrong_answers_in_a_dict_are_named():
         check_gradients({"a": 9 * a**2 * v, "b": -2 * a}, expected, mistakes=mistakes)
     with pytest.raises(CheckFailed, match=r"\[1\] .*\nIt equals half of it"):
         check_gradients([1.0, [1.0, 2.0]], [1.0, [2.0, 4.0]], mistakes={1: {"half of it": [1.0, 2.0]}})
+
+
+def test_as_sequence_explains_what_came_back():
+    assert checks.as_sequence((1, 2), 2, "f(x)", "(a, b)") == [1, 2]
+    with pytest.raises(CheckFailed, match="f\\(x\\) is None: did the function `return`"):
+        checks.as_sequence(None, 2, "f(x)", "(a, b)")
+    with pytest.raises(CheckFailed, match="should be a tuple or list \\(a, b\\), but it is one EagerTensor. One call"):
+        checks.as_sequence(tf.constant([1.0, 2.0]), 2, "f(x)", "(a, b)", hint="One call sums the targets.")
+    with pytest.raises(CheckFailed, match="has 3 entries, but it should have 2"):
+        checks.as_sequence([1, 2, 3], 2, "f(x)", "(a, b)")
+
+
+def test_counted_counts_calls_and_keeps_the_name():
+    f = checks.Counted(tf.sin)
+    f(tf.constant(1.0)), f(tf.constant(2.0))
+    assert f.calls == 2 and f.__name__ == "sin"
+
+
+def _square_with_tape(x):
+    x = tf.constant(x)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = x * x
+    return tape.gradient(y, x)
+
+
+def test_tape_calls_count_what_the_student_asked():
+    x = tf.constant([1.0, 2.0])
+    with checks.TapeCalls() as tapes:
+        _square_with_tape(3.0)
+        with tf.GradientTape(persistent=True) as tape:
+            tape.watch(x)
+            y = x * x
+        tape.jacobian(y, x)  # runs gradient inside TensorFlow: counted as one jacobian only
+        tape.batch_jacobian(y[:, None], x[:, None])
+        with tf.autodiff.ForwardAccumulator(x, tf.ones_like(x)) as accumulator:
+            z = x * x
+        accumulator.jvp(z)
+    assert tapes.calls == {"gradient": 1, "jacobian": 1, "batch_jacobian": 1, "jvp": 1}
+    checks.check_tape_calls(tapes, "it", gradient=1, jacobian=(1, None), any=(4, 4))
+    with pytest.raises(CheckFailed, match="called tape.jacobian 1 time\\(s\\), but the exercise asks for it never. Use a VJP"):
+        checks.check_tape_calls(tapes, "it", jacobian=0, hint="Use a VJP.")
+
+
+def test_tape_calls_restore_the_tape_and_catch_a_closed_form():
+    original = tf.GradientTape.gradient
+    with checks.TapeCalls() as tapes:
+        answer = 2 * 3.0  # the closed form, worked out by hand
+    assert tf.GradientTape.gradient is original
+    assert answer == 6.0
+    with pytest.raises(CheckFailed, match="called a tape 0 time\\(s\\), but the exercise asks for at least 1: the tape is meant"):
+        checks.check_tape_calls(tapes, "square_slope(3.0)", any=(1, None))
+
+
+def _compiled(source, filename, namespace):
+    """Run `source` as if it were the notebook cell `filename`."""
+    exec(compile(source, filename, "exec"), namespace)
+    return namespace
+
+
+def test_an_answer_key_works_in_check_code_and_refuses_student_code():
+    namespace = _compiled("@answer_key\ndef expected_double(x):\n    return 2.0 * x\n", "<grade cell>",
+                          {"answer_key": checks.answer_key})
+    key = namespace["expected_double"]
+    assert key(3.0) == 6.0 and [key(p) for p in (1.0, 2.0)] == [2.0, 4.0]
+    _compiled("def direct(x):\n    return expected_double(x)\n"
+              "def in_a_comprehension(x):\n    return [expected_double(v) for v in [x]][0]\n"
+              "def through_eval(x):\n    return eval('expected_double(x)')\n", "<solution cell>", namespace)
+    for student in ("direct", "in_a_comprehension", "through_eval"):
+        with pytest.raises(CheckFailed, match="expected_double is an answer key of the checks, and your code called it"):
+            namespace[student](3.0)
+
+
+@pytest.mark.parametrize("make_error, explanation", [
+    (lambda: tf.constant(1.0, tf.float64) * tf.constant(2.0), "Two tensors of different dtypes met in one operation (Mul)"),
+    (lambda: tf.GradientTape().__enter__().watch(3.0), "tape.watch needs a tensor, and this is a Python float"),
+    (lambda: tf.constant(1.0) * None, "A value that should be a tensor is None"),
+    (lambda: dict.get({}, "grads")["w"], "A value that should be a result is None"),
+    (lambda: iter(None), "A value that should be a result is None"),
+])
+def test_errors_a_learner_meets_are_explained(make_error, explanation):
+    with pytest.raises(Exception) as failure:
+        make_error()
+    assert messages.explain_error(failure.value).startswith(explanation)
+
+
+def test_a_reused_tape_and_a_stub_are_explained_and_other_errors_are_not():
+    assert "persistent=True" in messages.explain_error(RuntimeError(
+        "A non-persistent GradientTape can only be used to compute one set of gradients (or jacobians)"))
+    assert messages.explain_error(NotImplementedError()).startswith("This exercise is not done yet")
+    assert messages.explain_error(NotImplementedError("the method is abstract")) is None
+    assert messages.explain_error(KeyError("w")) is None
+    assert messages.explain_error(RuntimeError("something else")) is None

@@ -56,6 +56,16 @@ MISTAKES = {
     "exercise without tests": (lambda nb: nb.cells.remove(_cell(nb, "ex1-test")), "has no grade cell after it"),
     "title without number": (lambda nb: setattr(nb.cells[0], "source", "# A demo\n\n> Double."), "'# 01 · Title'"),
     "title without promise": (lambda nb: setattr(nb.cells[0], "source", "# 01 · A demo"), "one-line promise"),
+    "answer key without @answer_key": (
+        lambda nb: setattr(_cell(nb, "ex1-test"), "source",
+                           '"""d."""\ndef expected_double(x):\n    return 2 * x\nassert double(1) == expected_double(1)'),
+        "mark expected_double with @answer_key"),
+    "answer key outside a grade cell": (
+        lambda nb: setattr(_cell(nb, "ex1-try"), "source", "def expected_double(x):\n    return 2 * x"),
+        "answer key expected_double outside a grade cell"),
+    "a notebook that does not exist": (
+        lambda nb: setattr(_cell(nb, "summary"), "source", "## Summary\n\nNotebook 07 goes further."),
+        "names notebook 07, which does not exist"),
 }
 
 
@@ -73,3 +83,11 @@ def test_a_wrong_badge_is_caught(tiny_course):
     path = course.Assignment("01_demo", tiny_course).self_study
     path.write_text(path.read_text().replace("notebooks/01_demo.ipynb", "notebooks/02_other.ipynb"))
     assert any("Colab links" in problem for problem in lint(tiny_course))
+
+
+def test_the_readme_names_only_notebooks_that_exist(tiny_course):
+    build.build(tiny_course)
+    readme = tiny_course / "README.md"
+    readme.write_text(readme.read_text() + "\nNotebook 01 is here; notebook 11 is the debugging lab.\n")
+    problems = lint(tiny_course)
+    assert problems == ["README.md: names notebook 11, which does not exist (yet)"], problems

@@ -3,8 +3,10 @@ import matplotlib
 
 matplotlib.use("Agg")
 import numpy as np
+import pytest
 import tensorflow as tf
 
+from autograder.notebook_side.messages import CheckFailed
 from autograder.notebook_side.plots import plot_derivative, plot_mismatch
 
 
@@ -33,3 +35,11 @@ def test_plot_mismatch_marks_the_points_that_are_off():
     marks = fig.axes[0].get_lines()[2]
     np.testing.assert_allclose(marks.get_xdata(), x[off])
     assert "f'" in fig.axes[0].get_title()
+
+
+def test_a_none_is_explained_not_a_numpy_traceback():
+    x = np.linspace(0, 1, 5)
+    with pytest.raises(CheckFailed, match="Nothing to plot: the tape's derivative is None.*tape recorded no path"):
+        plot_derivative(x, x**2, None)
+    with pytest.raises(CheckFailed, match="Nothing to plot: f'' is None"):
+        plot_mismatch(x, None, x, what="f''")

@@ -1,7 +1,11 @@
 """The generated setup cell carries the notebook-side modules and nothing of the package."""
 import ast
 
+import nbformat
+import pytest
+
 from autograder import notebook_side
+from autograder.execute import run
 from autograder.setup_cell import setup_source
 
 
@@ -30,3 +34,69 @@ def test_setup_cell_silences_tensorflow_before_importing_it():
 def test_setup_cell_defines_the_helpers():
     names = {node.name for node in ast.parse(setup_source()).body if isinstance(node, (ast.FunctionDef, ast.ClassDef))}
     assert {"check_gradient", "check_gradients", "check_close", "check_none", "plot_derivative", "plot_mismatch"} <= names
+
+
+SOLUTION_CELL = '''
+def honest(x):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = x * x
+    return tape.gradient(y, x)
+
+def calls_the_key(x):
+    return expected_slope(x)
+
+def calls_it_in_a_comprehension(x):
+    return [expected_slope(v) for v in [x]][0]
+
+def calls_it_through_tf(x):
+    return tf.map_fn(expected_slope, tf.constant([x]))[0]
+
+def chatty(x):
+    import logging
+    print("debug", file=sys.stderr)
+    logging.warning("a warning from the student's code")
+    return honest(x)
+'''
+GRADE_CELLS = {
+    "key in its own cell": '@answer_key\ndef expected_slope(x):\n    return 2.0 * np.asarray(x, dtype=np.float64)\n'
+                           'check_gradient(honest(3.0), expected_slope(3.0))\nprint([expected_slope(p) for p in (1.0, 2.0)])',
+    "key in a later cell": "check_gradient(honest(4.0), expected_slope(4.0))",
+    "key called directly": "check_gradient(calls_the_key(3.0), expected_slope(3.0))",
+    "key in a comprehension": "check_gradient(calls_it_in_a_comprehension(3.0), expected_slope(3.0))",
+    "key through tf.map_fn": "check_gradient(calls_it_through_tf(3.0), expected_slope(3.0))",
+    "stderr and logging": "check_gradient(chatty(2.0), expected_slope(2.0))",
+    "two dtypes": "tf.constant(1.0, tf.float64) * tf.constant(2.0)",
+    "a stub": "def stub(x):\n    raise NotImplementedError()\nstub(1.0)",
+    "a tape asked twice": "x = tf.constant(1.0)\nwith tf.GradientTape() as tape:\n    tape.watch(x)\n    y = x * x\n"
+                          "tape.gradient(y, x)\ntape.gradient(y, x)",
+    "a None plotted": "plot_derivative([1.0, 2.0, 3.0], [1.0, 4.0, 9.0], None)",
+    "a None subscripted": "grads = None\ngrads['w']",
+    "another error": "{}['missing']",
+}
+
+
+@pytest.mark.notebooks
+def test_in_a_kernel_keys_are_guarded_stderr_is_kept_and_errors_are_explained(tmp_path):
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.cells = [nbformat.v4.new_code_cell(source) for source in [setup_source(), SOLUTION_CELL, *GRADE_CELLS.values()]]
+    run(nb, tmp_path, allow_errors=True)
+    outcome = {}
+    for name, cell in zip(GRADE_CELLS, nb.cells[2:]):
+        error = [o for o in cell.outputs if o.output_type == "error"]
+        streams = {o.name: o.text for o in cell.outputs if o.output_type == "stream"}
+        assert "stderr" not in streams, f"{name}: {streams}"
+        outcome[name] = f"{error[0].ename}: {error[0].evalue}" if error else streams.get("stdout", "")
+    assert outcome["key in its own cell"].strip() == "[np.float64(2.0), np.float64(4.0)]"
+    assert outcome["key in a later cell"] == ""
+    for name in ("key called directly", "key in a comprehension", "key through tf.map_fn"):
+        assert "expected_slope is an answer key of the checks" in outcome[name], outcome[name]
+    assert "debug" in outcome["stderr and logging"] and "a warning from the student's code" in outcome["stderr and logging"]
+    assert outcome["two dtypes"].startswith("ExplainedError: Two tensors of different dtypes met in one operation (Mul)")
+    assert outcome["a stub"].startswith("ExplainedError: This exercise is not done yet")
+    assert outcome["a tape asked twice"].startswith("ExplainedError: A plain tape answers one gradient")
+    assert outcome["a None plotted"].startswith("CheckFailed: Nothing to plot: the tape's derivative is None")
+    assert outcome["a None subscripted"].startswith("ExplainedError: A value that should be a result is None")
+    assert outcome["another error"] == "KeyError: 'missing'"

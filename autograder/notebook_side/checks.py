@@ -299,7 +299,12 @@ class TapeCalls:
     def _counting(self, name, original):
         @functools.wraps(original)
         def counting(tape, *args, **kwargs):
-            if self._depth == 0:
+            caller = sys._getframe(1).f_code.co_filename
+            # TensorFlow asks tapes itself (jacobian loops over gradient; a ForwardAccumulator
+            # computes some JVPs with a tape): only calls from the student's code count. Under
+            # tf.function the student's calls come through autograph, which is theirs too.
+            internal = "/tensorflow/" in caller and "/autograph/" not in caller
+            if self._depth == 0 and not internal:
                 self.calls[name] += 1
             self._depth += 1
             try:
