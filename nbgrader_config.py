@@ -14,8 +14,9 @@ c.Execute.timeout = 120
 # submission is dropped instead of graded with the cells that did run.
 c.Execute.raise_on_iopub_timeout = False
 
-# Test cells that write to stderr score 0. The setup cell silences TensorFlow, but a student's
-# own imports can still make TensorFlow's C++ logger print: those lines must not cost points.
+# nbgrader scores a test cell 0 when it writes anything to stderr. The setup cell shows Python's
+# stderr as ordinary output (a debug print or a logging.warning costs nothing); TensorFlow's C++ log
+# lines, which a student's own imports can switch back on, are dropped here.
 # (Only autograde applies this; `nbgrader validate` does not.)
 c.IgnorePattern.enabled = True
 c.IgnorePattern.pattern = (
