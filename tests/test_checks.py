@@ -150,6 +150,11 @@ def test_a_wrong_single_number_gets_no_constant_factor_story():
     assert "factor" not in str(failure.value) and "got 6, expected -5" in str(failure.value)
 
 
+def test_a_none_hint_reaches_every_entry():
+    with pytest.raises(CheckFailed, match=r"\['w'\] is None: is the loss computed inside the block\?"):
+        check_gradients({"w": None}, {"w": [1.0]}, none_hint="is the loss computed inside the block?")
+
+
 def test_expected_none_entries_in_gradients():
     check_gradients([None, 2.0], [None, 2.0])
     with pytest.raises(CheckFailed, match=r"the gradients\[0\] should be None"):
@@ -227,6 +232,11 @@ def test_counted_counts_calls_and_keeps_the_name():
     f = checks.Counted(tf.sin)
     f(tf.constant(1.0)), f(tf.constant(2.0))
     assert f.calls == 2 and f.__name__ == "sin"
+    with pytest.raises(CheckFailed, match="two_derivatives ran sin 2 times, but the exercise allows 1: record once"):
+        checks.check_calls(f, "two_derivatives", calls=1)
+    checks.check_calls(f, "it", calls=2)
+    with pytest.raises(CheckFailed, match="it never called cos: the answer must come from a tape"):
+        checks.check_calls(checks.Counted(tf.cos), "it")
 
 
 def _square_with_tape(x):
@@ -290,6 +300,7 @@ def test_an_answer_key_works_in_check_code_and_refuses_student_code():
     (lambda: tf.constant(1.0) * None, "A value that should be a tensor is None"),
     (lambda: dict.get({}, "grads")["w"], "A value that should be a result is None"),
     (lambda: iter(None), "A value that should be a result is None"),
+    (lambda: [a for a, b in [None]], "A value that should be a result is None"),
 ])
 def test_errors_a_learner_meets_are_explained(make_error, explanation):
     with pytest.raises(Exception) as failure:

@@ -183,7 +183,7 @@ def check_gradient(actual, expected, what="the gradient", *, at=None, at_name="x
                 rtol=rtol, atol=atol)
 
 
-def check_gradients(actual, expected, what="the gradients", *, mistakes=None, rtol=None, atol=None):
+def check_gradients(actual, expected, what="the gradients", *, mistakes=None, none_hint=None, rtol=None, atol=None):
     """Check a list or dict of gradients (or lists and dicts nested in each other) against the same
     structure of closed forms, entry by entry.
 
@@ -191,10 +191,11 @@ def check_gradients(actual, expected, what="the gradients", *, mistakes=None, rt
     top level, a list of plain numbers is one array; give nested arrays as NumPy arrays.
     mistakes: plausible wrong answers, in the same structure as far as needed, with
               {description: value} for an entry ({"a": {"the gradient of the sum": 9 * a**2}}).
+    none_hint: what a None entry most likely means here (default: the tape's reasons for None).
     """
     if actual is None:
         raise CheckFailed(f"{what} is None: {NONE_VALUE_HINT}")
-    _check_nest(actual, expected, what, mistakes or {}, rtol, atol)
+    _check_nest(actual, expected, what, mistakes or {}, rtol, atol, none_hint)
 
 
 def _is_nest(expected):
@@ -205,7 +206,7 @@ def _is_nest(expected):
         isinstance(item, (int, float, np.number)) and not isinstance(item, bool) for item in expected)
 
 
-def _check_nest(actual, expected, what, mistakes, rtol, atol):
+def _check_nest(actual, expected, what, mistakes, rtol, atol, none_hint=None):
     if isinstance(expected, dict):
         if not isinstance(actual, dict):
             raise CheckFailed(f"{what} should be a dict with keys {sorted(expected)}, but it is a {type(actual).__name__}.")
@@ -221,11 +222,11 @@ def _check_nest(actual, expected, what, mistakes, rtol, atol):
     for key, got, want, name in entries:
         wrong = mistakes.get(key) if isinstance(mistakes, dict) else None
         if _is_nest(want):
-            _check_nest(got, want, name, wrong or {}, rtol, atol)
+            _check_nest(got, want, name, wrong or {}, rtol, atol, none_hint)
         elif want is None:
             check_none(got, name, "the target does not depend on this source")
         else:
-            check_gradient(got, want, name, mistakes=wrong, rtol=rtol, atol=atol)
+            check_gradient(got, want, name, mistakes=wrong, none_hint=none_hint, rtol=rtol, atol=atol)
 
 
 def check_none(actual, what, why):
@@ -268,6 +269,17 @@ class Counted:
     def __call__(self, *args, **kwargs):
         self.calls += 1
         return self.function(*args, **kwargs)
+
+
+def check_calls(counted, what, calls=1, hint=""):
+    """Check how often the student's code called a Counted computation (record once: calls=1)."""
+    name = getattr(counted, "__name__", "the computation")
+    if counted.calls == 0 and calls:
+        raise CheckFailed(f"{what} never called {name}: the answer must come from a tape that recorded it, "
+                          f"not from a formula worked out by hand. {hint}".strip())
+    if counted.calls != calls:
+        raise CheckFailed(f"{what} ran {name} {counted.calls} times, but the exercise allows {calls}: "
+                          f"record once, ask several times. {hint}".strip())
 
 
 class TapeCalls:

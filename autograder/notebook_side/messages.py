@@ -55,13 +55,13 @@ EXPLANATIONS = [
      "result?), or a gradient came back None because the tape recorded no path from the source to the "
      "target (was the source watched, and did every operation run inside the `with` block?)."),
     ("TypeError",
-     r"'NoneType' object is not (subscriptable|iterable)",
+     r"'NoneType' object is not (?:subscriptable|iterable)|cannot unpack non-iterable NoneType object",
      "A value that should be a result is None: did the function `return` it? (A gradient can be None "
      "too: when the tape recorded no path from the source to the target.)"),
     ("NotImplementedError",
      r"^$",
-     "This exercise is not done yet: replace `raise NotImplementedError()` in its function with your "
-     "code, run that cell, then run this one again."),
+     "This exercise is not done yet: in its function, replace the line that raises NotImplementedError "
+     "with your code, run that cell, then run this one again."),
 ]
 
 
