@@ -315,3 +315,13 @@ def test_a_reused_tape_and_a_stub_are_explained_and_other_errors_are_not():
     assert messages.explain_error(NotImplementedError("the method is abstract")) is None
     assert messages.explain_error(KeyError("w")) is None
     assert messages.explain_error(RuntimeError("something else")) is None
+
+
+def test_gradients_on_a_grid_name_their_points(no_display):
+    with pytest.raises(CheckFailed, match=r"the pair\[1\] is not correct at 1 of 9 points[\s\S]*at t = 2: got"):
+        check_gradients([DF, np.append(DF[:-1], 9.0)], [DF, DF], "the pair", at=X, at_name="t")
+    assert no_display[0].axes[0].get_xlabel() == "$t$"
+    with pytest.raises(CheckFailed, match=r"\[1\] is not correct at 1 of 1 point\.\n  it: got 3"):
+        check_gradients([DF, 3.0], [DF, 2.0], "the pair", at=X)  # a scalar entry is not on the grid
+    with pytest.raises(CheckFailed, match="one gradient call with a list of targets returns one tensor"):
+        check_gradients(tf.constant(DF), [DF, DF], "the pair")

@@ -183,7 +183,8 @@ def check_gradient(actual, expected, what="the gradient", *, at=None, at_name="x
                 rtol=rtol, atol=atol)
 
 
-def check_gradients(actual, expected, what="the gradients", *, mistakes=None, none_hint=None, rtol=None, atol=None):
+def check_gradients(actual, expected, what="the gradients", *, at=None, at_name="x", mistakes=None, none_hint=None,
+                    rtol=None, atol=None):
     """Check a list or dict of gradients (or lists and dicts nested in each other) against the same
     structure of closed forms, entry by entry.
 
@@ -191,11 +192,13 @@ def check_gradients(actual, expected, what="the gradients", *, mistakes=None, no
     top level, a list of plain numbers is one array; give nested arrays as NumPy arrays.
     mistakes: plausible wrong answers, in the same structure as far as needed, with
               {description: value} for an entry ({"a": {"the gradient of the sum": 9 * a**2}}).
+    at:       the grid, for entries that are functions sampled on it (as in check_gradient).
     none_hint: what a None entry most likely means here (default: the tape's reasons for None).
     """
     if actual is None:
         raise CheckFailed(f"{what} is None: {NONE_VALUE_HINT}")
-    _check_nest(actual, expected, what, mistakes or {}, rtol, atol, none_hint)
+    grid = dict(at=at, at_name=at_name, none_hint=none_hint, rtol=rtol, atol=atol)
+    _check_nest(actual, expected, what, mistakes or {}, grid)
 
 
 def _is_nest(expected):
@@ -206,7 +209,7 @@ def _is_nest(expected):
         isinstance(item, (int, float, np.number)) and not isinstance(item, bool) for item in expected)
 
 
-def _check_nest(actual, expected, what, mistakes, rtol, atol, none_hint=None):
+def _check_nest(actual, expected, what, mistakes, options):
     if isinstance(expected, dict):
         if not isinstance(actual, dict):
             raise CheckFailed(f"{what} should be a dict with keys {sorted(expected)}, but it is a {type(actual).__name__}.")
@@ -215,18 +218,20 @@ def _check_nest(actual, expected, what, mistakes, rtol, atol, none_hint=None):
         entries = [(key, actual[key], expected[key], f"{what}[{key!r}]") for key in expected]
     else:
         if not isinstance(actual, (list, tuple)):
-            raise CheckFailed(f"{what} should be a list of {len(expected)} gradients, but it is a {type(actual).__name__}.")
+            raise CheckFailed(f"{what} should be a list of {len(expected)} gradients, but it is a {type(actual).__name__}"
+                              " (one gradient call with a list of targets returns one tensor: the gradient of their sum).")
         if len(actual) != len(expected):
             raise CheckFailed(f"{what} has {len(actual)} entries, but the answer has {len(expected)}.")
         entries = [(index, got, want, f"{what}[{index}]") for index, (got, want) in enumerate(zip(actual, expected))]
     for key, got, want, name in entries:
         wrong = mistakes.get(key) if isinstance(mistakes, dict) else None
         if _is_nest(want):
-            _check_nest(got, want, name, wrong or {}, rtol, atol, none_hint)
+            _check_nest(got, want, name, wrong or {}, options)
         elif want is None:
             check_none(got, name, "the target does not depend on this source")
         else:
-            check_gradient(got, want, name, mistakes=wrong, none_hint=none_hint, rtol=rtol, atol=atol)
+            at = options["at"] if np.shape(want) == np.shape(options["at"]) else None
+            check_gradient(got, want, name, mistakes=wrong, **{**options, "at": at})
 
 
 def check_none(actual, what, why):
