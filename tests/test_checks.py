@@ -261,7 +261,7 @@ def test_tape_calls_count_what_the_student_asked():
         accumulator.jvp(z)
     assert tapes.calls == {"gradient": 1, "jacobian": 1, "batch_jacobian": 1, "jvp": 1}
     checks.check_tape_calls(tapes, "it", gradient=1, jacobian=(1, None), any=(4, 4))
-    with pytest.raises(CheckFailed, match="called tape.jacobian 1 time\\(s\\), but the exercise asks for it never. Use a VJP"):
+    with pytest.raises(CheckFailed, match="called tape.jacobian 1 time\\(s\\), but the exercise asks you not to call it. Use a VJP"):
         checks.check_tape_calls(tapes, "it", jacobian=0, hint="Use a VJP.")
 
 
@@ -301,6 +301,7 @@ def test_an_answer_key_works_in_check_code_and_refuses_student_code():
     (lambda: dict.get({}, "grads")["w"], "A value that should be a result is None"),
     (lambda: iter(None), "A value that should be a result is None"),
     (lambda: [a for a, b in [None]], "A value that should be a result is None"),
+    (lambda: tf.reshape(tf.constant([5.0]), [3]), "One number came where 3 were expected. If this comes from tape.gradient"),
 ])
 def test_errors_a_learner_meets_are_explained(make_error, explanation):
     with pytest.raises(Exception) as failure:

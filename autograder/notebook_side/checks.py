@@ -351,8 +351,8 @@ def check_tape_calls(tapes, what, hint="", **rules):
             raise CheckFailed(f"{what} called {asked} {count} time(s), but the exercise asks for at least {low}: "
                               f"the tape is meant to do this work, not a formula worked out by hand. {hint}".strip())
         if high is not None and count > high:
-            times = "never" if high == 0 else f"at most {high} time(s)"
-            raise CheckFailed(f"{what} called {asked} {count} time(s), but the exercise asks for it {times}. {hint}".strip())
+            allowed = "asks you not to call it" if high == 0 else f"allows it at most {high} time(s)"
+            raise CheckFailed(f"{what} called {asked} {count} time(s), but the exercise {allowed}. {hint}".strip())
 
 
 # ---------------------------------------------------------------- answer keys out of the student's reach

@@ -40,6 +40,11 @@ EXPLANATIONS = [
      "every tensor of the computation the same dtype: create them with tf.convert_to_tensor(value, "
      "dtype=x.dtype), or tf.cast one of them. (A NumPy array or np.float64 is float64; a Python float "
      "becomes float32.)"),
+    ("InvalidArgumentError",
+     r"Input to reshape is a tensor with 1 values, but the requested shape has (\d+)",
+     "One number came where {0} were expected. If this comes from tape.gradient(..., output_gradients=...): "
+     "a Python list there is read as one entry per target, so with one target only its first element is "
+     "used. Pass one tensor shaped like the target: tf.constant(v, dtype=y.dtype)."),
     ("RuntimeError",
      r"non-persistent GradientTape can only be used to compute one set of gradients",
      "A plain tape answers one gradient (or jacobian) call and then frees its record. Ask for every source "
