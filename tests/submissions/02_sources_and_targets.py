@@ -62,9 +62,9 @@ SUBMISSIONS = {
         },
         "scores": scores(),
     },
-    # Correct, written another way: persistent tapes, one gradient call per source, a Jacobian contracted
-    # with v, Keras's loss function, NumPy results.
-    "persistent_jacobian_numpy": {
+    # Correct, written another way: persistent tapes, one gradient call per source, v given as a list of
+    # one tensor (one entry for the one target), Keras's loss function, NumPy results.
+    "persistent_keras_numpy": {
         "answers": {
             P + "q": '''def q_gradients(a, b, v=None):
     a, b = tf.constant(a), tf.constant(b)
@@ -79,12 +79,12 @@ SUBMISSIONS = {
 ''',
             P + "vjp": '''def vjp(f, x, v):
     x = tf.convert_to_tensor(x)
-    v = tf.convert_to_tensor(v)
-    with tf.GradientTape() as tape:
+    with tf.GradientTape(persistent=True) as tape:
         tape.watch(x)
         y = f(x)
-    J = tape.jacobian(y, x)  # shape of y + shape of x
-    return tf.tensordot(v, J, axes=len(v.shape)).numpy()
+    result = tape.gradient([y], x, output_gradients=[tf.convert_to_tensor(v, dtype=y.dtype)]).numpy()
+    del tape
+    return result
 ''',
             P + "hidden": '''def hidden_layer_gradients(W, x, w, t):
     W, x, w, t = [tf.constant(value) for value in (W, x, w, t)]
@@ -175,7 +175,8 @@ SUBMISSIONS = {
         },
         "scores": scores(q_weighted=0, vjp_elementwise=0, vjp_linear=0, vjp_softmax=0),
     },
-    # Wrong: the Jacobian times v (Jv) where vᵀJ was asked; right only where J is symmetric.
+    # Wrong twice: the Jacobian times v (Jv) where vᵀJ was asked (right only where J is symmetric), from the full
+    # Jacobian, which the checks reject first.
     "jv_not_vjp": {
         "answers": {
             P + "vjp": '''def vjp(f, x, v):
@@ -188,7 +189,7 @@ SUBMISSIONS = {
     return tf.tensordot(J, v, axes=len(v.shape))
 ''',
         },
-        "scores": scores(vjp_linear=0, vjp_softmax=0),
+        "scores": scores(vjp_elementwise=0, vjp_linear=0, vjp_softmax=0),
     },
     # Wrong: the intermediate value a is computed before the tape and nothing is watched: all None.
     "unwatched_intermediates": {
@@ -243,5 +244,209 @@ SUBMISSIONS = {
 ''',
         },
         "scores": scores(zeros_dict=0, zeros_list=0),
+    },
+    # Cheat: every solution returns the answer key's result. Keys refuse to run from student code: no points.
+    "calls_answer_keys": {
+        "answers": {
+            P + "q": '''def q_gradients(a, b, v=None):
+    return expected_q_gradients(a, b, np.ones(np.shape(a)) if v is None else v)
+''',
+            P + "vjp": '''def vjp(f, x, v):
+    return expected_square_vjp(x, v)
+''',
+            P + "hidden": '''def hidden_layer_gradients(W, x, w, t):
+    return expected_hidden_layer_gradients(W, x, w, t)
+''',
+            P + "xent": '''def softmax_cross_entropy_grad(logits, labels):
+    return expected_softmax_xent_grad(logits, labels)
+''',
+            P + "zeros": '''def gradients_or_zeros(loss_fn, params):
+    return expected_squared_error_gradients(np.ones((1, 1)), np.ones(1), np.ones(1), 0.0)
+''',
+        },
+        "scores": scores(**{short: 0 for short in ("q_sum", "q_weighted", "vjp_elementwise", "vjp_linear", "vjp_softmax",
+                                                   "hidden_example", "hidden_random", "xent_single", "xent_batch",
+                                                   "zeros_dict", "zeros_list")}),
+    },
+    # Correct, with debug output on stderr and a logging.warning in every solution: full marks (the setup cell
+    # shows stderr as ordinary output, so nbgrader does not zero the cells).
+    "stderr_and_logging": {
+        "answers": {
+            P + "q": '''import sys
+import logging
+
+def q_gradients(a, b, v=None):
+    a, b = tf.convert_to_tensor(a), tf.convert_to_tensor(b)
+    print("q_gradients: a =", a, file=sys.stderr)
+    logging.warning("q_gradients called with v=%s", v)
+    with tf.GradientTape() as tape:
+        tape.watch([a, b])
+        Q = 3 * a ** 3 - b ** 2
+    return tape.gradient(Q, {"a": a, "b": b}, output_gradients=None if v is None else tf.convert_to_tensor(v))
+''',
+            P + "vjp": '''import sys
+import logging
+
+def vjp(f, x, v):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    print("vjp: y has shape", y.shape, file=sys.stderr)
+    logging.warning("vjp of a target of dtype %s", y.dtype.name)
+    return tape.gradient(y, x, output_gradients=tf.constant(v, dtype=y.dtype))
+''',
+            P + "hidden": '''import sys
+import logging
+
+def hidden_layer_gradients(W, x, w, t):
+    W, x, w, t = (tf.convert_to_tensor(value) for value in (W, x, w, t))
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        a = tf.linalg.matvec(W, x)
+        h = tf.tanh(a)
+        y = tf.reduce_sum(w * h)
+        L = (y - t) ** 2
+    print("L =", L.numpy(), file=sys.stderr)
+    logging.warning("hidden layer of width %d", h.shape[0])
+    return tape.gradient(L, {"y": y, "h": h, "a": a})
+''',
+            P + "xent": '''import sys
+import logging
+
+def softmax_cross_entropy_grad(logits, labels):
+    logits = tf.convert_to_tensor(logits)
+    with tf.GradientTape() as tape:
+        tape.watch(logits)
+        losses = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+    print("losses:", losses.numpy(), file=sys.stderr)
+    logging.warning("cross-entropy of %d classes", logits.shape[-1])
+    return tape.gradient(losses, logits)
+''',
+            P + "zeros": '''import sys
+import logging
+
+def gradients_or_zeros(loss_fn, params):
+    with tf.GradientTape() as tape:
+        loss = loss_fn(params)
+    print("loss:", float(loss), file=sys.stderr)
+    logging.warning("%d parameters", len(tf.nest.flatten(params)))
+    return tape.gradient(loss, params, unconnected_gradients=tf.UnconnectedGradients.ZERO)
+''',
+        },
+        "scores": scores(),
+    },
+    # Cheat: the closed forms the prompts print, typed in, no tape. The checks count the tape calls.
+    "closed_forms": {
+        "answers": {
+            P + "q": '''def q_gradients(a, b, v=None):
+    a, b = tf.convert_to_tensor(a), tf.convert_to_tensor(b)
+    v = tf.ones_like(a) if v is None else tf.convert_to_tensor(v)
+    return {"a": 9 * a ** 2 * v, "b": -2 * b * v}
+''',
+            P + "hidden": '''def hidden_layer_gradients(W, x, w, t):
+    W, x, w, t = (np.asarray(value, dtype=np.float64) for value in (W, x, w, t))
+    h = np.tanh(W @ x)
+    dL_dy = 2 * (w @ h - t)
+    return {"y": dL_dy, "h": dL_dy * w, "a": dL_dy * w * (1 - h ** 2)}
+''',
+            P + "xent": '''def softmax_cross_entropy_grad(logits, labels):
+    logits = tf.convert_to_tensor(logits)
+    return tf.nn.softmax(logits) - tf.one_hot(labels, depth=logits.shape[-1], dtype=logits.dtype)
+''',
+        },
+        "scores": scores(q_sum=0, q_weighted=0, hidden_example=0, hidden_random=0, xent_single=0, xent_batch=0),
+    },
+    # Brute force: the full Jacobian J, then vᵀJ by a contraction. The prompt says a VJP never builds J.
+    "full_jacobian": {
+        "answers": {
+            P + "vjp": '''def vjp(f, x, v):
+    x = tf.convert_to_tensor(x)
+    v = tf.convert_to_tensor(v)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    J = tape.jacobian(y, x)  # shape of y + shape of x
+    return tf.tensordot(v, J, axes=len(v.shape)).numpy()
+''',
+        },
+        "scores": scores(vjp_elementwise=0, vjp_linear=0, vjp_softmax=0),
+    },
+    # Brute force: J row by row, one gradient call per entry of f(x) on a persistent tape, then vᵀJ.
+    "jacobian_row_by_row": {
+        "answers": {
+            P + "vjp": '''def vjp(f, x, v):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        y = f(x)
+    flat_y = tf.reshape(y, [-1])
+    rows = [tape.gradient(y, x, output_gradients=tf.reshape(tf.one_hot(i, flat_y.shape[0], dtype=y.dtype), y.shape))
+            for i in range(flat_y.shape[0])]
+    J = tf.stack(rows)
+    return tf.tensordot(tf.reshape(tf.cast(v, y.dtype), [-1]), J, axes=1)
+''',
+        },
+        "scores": scores(vjp_elementwise=0, vjp_linear=0, vjp_softmax=0),
+    },
+    # Wrong: output_gradients=list(v), the trap of common mistake 2: only v[0] is used (a wrong answer for
+    # elementwise functions, an InvalidArgumentError about a reshape for the others).
+    "output_gradients_as_list": {
+        "answers": {
+            P + "q": '''def q_gradients(a, b, v=None):
+    a, b = tf.convert_to_tensor(a), tf.convert_to_tensor(b)
+    with tf.GradientTape() as tape:
+        tape.watch([a, b])
+        Q = 3 * a ** 3 - b ** 2
+    return tape.gradient(Q, {"a": a, "b": b}, output_gradients=None if v is None else list(v))
+''',
+            P + "vjp": '''def vjp(f, x, v):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    return tape.gradient(y, x, output_gradients=list(v))
+''',
+        },
+        "scores": scores(q_weighted=0, vjp_elementwise=0, vjp_linear=0, vjp_softmax=0),
+    },
+    # Wrong: a constant never watched, so every gradient is None.
+    "no_watch": {
+        "answers": {
+            P + "q": '''def q_gradients(a, b, v=None):
+    a, b = tf.convert_to_tensor(a), tf.convert_to_tensor(b)
+    with tf.GradientTape() as tape:
+        Q = 3 * a ** 3 - b ** 2
+    return tape.gradient(Q, {"a": a, "b": b}, output_gradients=v)
+''',
+            P + "vjp": '''def vjp(f, x, v):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as tape:
+        y = f(x)
+    return tape.gradient(y, x, output_gradients=tf.convert_to_tensor(v))
+''',
+            P + "xent": '''def softmax_cross_entropy_grad(logits, labels):
+    logits = tf.convert_to_tensor(logits)
+    with tf.GradientTape() as tape:
+        losses = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+    return tape.gradient(losses, logits)
+''',
+        },
+        "scores": scores(q_sum=0, q_weighted=0, vjp_elementwise=0, vjp_linear=0, vjp_softmax=0,
+                         xent_single=0, xent_batch=0),
+    },
+    # Wrong: the cross-entropy written without its minus sign (log p_y): the gradient has the wrong sign.
+    "log_without_minus": {
+        "answers": {
+            P + "xent": '''def softmax_cross_entropy_grad(logits, labels):
+    logits = tf.convert_to_tensor(logits)
+    onehot = tf.one_hot(labels, depth=logits.shape[-1], dtype=logits.dtype)
+    with tf.GradientTape() as tape:
+        tape.watch(logits)
+        loss = tf.reduce_sum(onehot * tf.nn.log_softmax(logits))
+    return tape.gradient(loss, logits)
+''',
+        },
+        "scores": scores(xent_single=0, xent_batch=0),
     },
 }
