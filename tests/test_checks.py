@@ -235,6 +235,9 @@ def test_counted_counts_calls_and_keeps_the_name():
     with pytest.raises(CheckFailed, match="two_derivatives ran sin 2 times, but the exercise allows 1: record once"):
         checks.check_calls(f, "two_derivatives", calls=1)
     checks.check_calls(f, "it", calls=2)
+    checks.check_calls(f, "it", calls=(1, 2))
+    with pytest.raises(CheckFailed, match="it ran u 2 times, but the exercise allows 3 to 4. Hint.$"):
+        checks.check_calls(f, "it", calls=(3, 4), hint="Hint.", name="u")
     with pytest.raises(CheckFailed, match="it never called cos: the answer must come from a tape"):
         checks.check_calls(checks.Counted(tf.cos), "it")
 
@@ -294,6 +297,13 @@ def test_an_answer_key_works_in_check_code_and_refuses_student_code():
             namespace[student](3.0)
 
 
+def _gradient_of(target):
+    x = tf.constant(1.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+    return tape.gradient(target, x)
+
+
 @pytest.mark.parametrize("make_error, explanation", [
     (lambda: tf.constant(1.0, tf.float64) * tf.constant(2.0), "Two tensors of different dtypes met in one operation (Mul)"),
     (lambda: tf.GradientTape().__enter__().watch(3.0), "tape.watch needs a tensor, and this is a Python float"),
@@ -301,6 +311,8 @@ def test_an_answer_key_works_in_check_code_and_refuses_student_code():
     (lambda: dict.get({}, "grads")["w"], "A value that should be a result is None"),
     (lambda: iter(None), "A value that should be a result is None"),
     (lambda: [a for a, b in [None]], "A value that should be a result is None"),
+    (lambda: _gradient_of(None), "tape.gradient was asked for the gradient of None"),
+    (lambda: dict.get({}, "dy_dx").numpy(), "A value that should be a tensor is None, so it has no .numpy"),
     (lambda: tf.reshape(tf.constant([5.0]), [3]), "One number came where 3 were expected. If this comes from tape.gradient"),
 ])
 def test_errors_a_learner_meets_are_explained(make_error, explanation):

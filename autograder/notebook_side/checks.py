@@ -276,15 +276,21 @@ class Counted:
         return self.function(*args, **kwargs)
 
 
-def check_calls(counted, what, calls=1, hint=""):
-    """Check how often the student's code called a Counted computation (record once: calls=1)."""
-    name = getattr(counted, "__name__", "the computation")
-    if counted.calls == 0 and calls:
+def check_calls(counted, what, calls=1, hint="", name=None):
+    """Check how often the student's code called a Counted computation.
+
+    calls: 1 (record once), or a range (1, 2); name: how the message names the computation.
+    """
+    low, high = calls if isinstance(calls, tuple) else (calls, calls)
+    name = name or getattr(counted, "__name__", "the computation")
+    if counted.calls == 0 and low:
         raise CheckFailed(f"{what} never called {name}: the answer must come from a tape that recorded it, "
                           f"not from a formula worked out by hand. {hint}".strip())
-    if counted.calls != calls:
-        raise CheckFailed(f"{what} ran {name} {counted.calls} times, but the exercise allows {calls}: "
-                          f"record once, ask several times. {hint}".strip())
+    if counted.calls < low or (high is not None and counted.calls > high):
+        allowed = f"{low}" if low == high else f"{low} to {high}"
+        once = ": record once, ask several times" if high == 1 else ""
+        raise CheckFailed(f"{what} ran {name} {counted.calls} times, but the exercise allows {allowed}{once}. "
+                          f"{hint}".strip())
 
 
 class TapeCalls:

@@ -18,7 +18,7 @@ NESTED_TAPE_HINT = (
     "the outer tape recorded no path from the source to the inner gradient. Does the inner "
     "`gradient` call run inside the outer tape's `with` block (indented under it)? A gradient taken "
     "after the outer block has closed is a constant to the outer tape. (Is the source watched by "
-    "the outer tape too?)"
+    "the outer tape too?) (A function without `return` gives None too.)"
 )
 UNCONNECTED_HINT = (
     "the answer is zeros of the source's shape: the target does not depend on this source, and for such a "
@@ -63,6 +63,15 @@ EXPLANATIONS = [
      r"'NoneType' object is not (?:subscriptable|iterable)|cannot unpack non-iterable NoneType object",
      "A value that should be a result is None: did the function `return` it? (A gradient can be None "
      "too: when the tape recorded no path from the source to the target.)"),
+    ("TypeError",
+     r"Argument `target` should be a list or nested structure of Tensors.*but received None",
+     "tape.gradient was asked for the gradient of None: the target is None. A function returned nothing, or a "
+     "gradient came back None one step earlier (for a higher derivative: did the inner `gradient` call run "
+     "inside the outer tape's `with` block, and did the tapes watch the source?)."),
+    ("AttributeError",
+     r"'NoneType' object has no attribute '(\w+)'",
+     "A value that should be a tensor is None, so it has no .{0}: did a function `return` its result, or did "
+     "a gradient come back None (the tape recorded no path from the source to the target)?"),
     ("NotImplementedError",
      r"^$",
      "This exercise is not done yet: in its function, replace the line that raises NotImplementedError "
