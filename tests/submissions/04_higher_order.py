@@ -124,7 +124,9 @@ def nth_derivative(f, x, n):
         },
         "scores": scores(),
     },
-    # Wrong: every inner gradient call after the outer tape's block: the outer gradients are None.
+    # Wrong: every inner gradient call after the outer tape's block: the outer gradients are None. The checks
+    # name the mistake (NESTED_TAPE_HINT: "Does the inner `gradient` call run inside the outer tape's `with`
+    # block?"), Ex 4 and Ex 5 also where the None breaks the student's own code (u'' + π²u, a tape asked for None).
     "inner_gradient_outside": {
         "answers": {
             P + "second": '''def second_derivative(f, x):
@@ -283,7 +285,8 @@ def nth_derivative(f, x, n):
         },
         "scores": scores(residual_solutions=0, residual_other=0),
     },
-    # Wrong: the closed form of the visible function (tanh''), whatever f is; passes only the tanh cell.
+    # Wrong: the closed form of the visible function (tanh''), whatever f is: its numbers pass the tanh cell,
+    # but no tape was asked (TapeCalls), so no cell passes.
     "hard_coded_tanh": {
         "answers": {
             P + "second": '''def second_derivative(f, x):
@@ -291,6 +294,291 @@ def nth_derivative(f, x, n):
     return -2 * t * (1 - t ** 2)
 ''',
         },
-        "scores": scores(second_other_functions=0),
+        "scores": scores(second_tanh=0, second_other_functions=0),
+    },
+    # Wrong: the closed forms of each exercise's visible function (Ex 2 z = x·y², Ex 3 the falling ball,
+    # Ex 4 a zero residual, Ex 5 sin), whatever function comes in. Their numbers pass the first grade cell
+    # of each exercise; TapeCalls fails them there, and the other cells fail on the values.
+    "hard_coded_closed_forms": {
+        "answers": {
+            P + "mixed": '''def mixed_partial(f, x, y):
+    x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
+    return y ** 2 + 0 * x, 2 * y + 0 * x
+''',
+            P + "motion": '''def speed_and_acceleration(position, t):
+    t = np.asarray(t, dtype=np.float64)
+    return 9.8 * t, np.full(t.shape, 9.8)
+''',
+            P + "residual": '''def ode_residual(u, x):
+    return np.zeros(np.shape(x))    # sin(πx) solves the equation
+''',
+            P + "nth": '''def nth_derivative(f, x, n):
+    return np.sin(np.asarray(x, dtype=np.float64) + n * np.pi / 2)
+''',
+        },
+        "scores": scores(mixed_seed=0, mixed_other_functions=0, motion_free_fall=0, motion_other=0, motion_uniform=0,
+                         residual_solutions=0, residual_other=0, nth_sin=0, nth_other_functions=0),
+    },
+    # Wrong: finite differences in float64, no tape at all. Accurate to about 1e-8, so their numbers pass
+    # most checks (Ex 5's repeated differences do not); TapeCalls (no gradient asked) fails every cell.
+    "finite_differences": {
+        "answers": {
+            P + "second": '''def second_derivative(f, x):
+    x = np.asarray(x, dtype=np.float64)
+    h = 1e-4
+    return (f(tf.constant(x + h)) - 2 * f(tf.constant(x)) + f(tf.constant(x - h))) / h ** 2
+''',
+            P + "mixed": '''def mixed_partial(f, x, y):
+    x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
+    h = 1e-4
+    z = lambda a, b: f(tf.constant(a), tf.constant(b))
+    dz_dx = (z(x + h, y) - z(x - h, y)) / (2 * h)
+    d2z = (z(x + h, y + h) - z(x + h, y - h) - z(x - h, y + h) + z(x - h, y - h)) / (4 * h ** 2)
+    return dz_dx, d2z
+''',
+            P + "motion": '''def speed_and_acceleration(position, t):
+    t = np.asarray(t, dtype=np.float64)
+    h = 1e-4
+    s = lambda time: position(tf.constant(time))
+    return (s(t + h) - s(t - h)) / (2 * h), (s(t + h) - 2 * s(t) + s(t - h)) / h ** 2
+''',
+            P + "residual": '''def ode_residual(u, x):
+    x = np.asarray(x, dtype=np.float64)
+    h = 1e-4
+    u_x = u(tf.constant(x))
+    return (u(tf.constant(x + h)) - 2 * u_x + u(tf.constant(x - h))) / h ** 2 + np.pi ** 2 * u_x
+''',
+            P + "nth": '''def nth_derivative(f, x, n):
+    x = np.asarray(x, dtype=np.float64)
+    h = 1e-3
+    lower = (lambda s: f(tf.constant(s))) if n == 1 else (lambda s: nth_derivative(f, s, n - 1))
+    return (lower(x + h) - lower(x - h)) / (2 * h)
+''',
+        },
+        "scores": scores(second_tanh=0, second_other_functions=0, mixed_seed=0, mixed_other_functions=0,
+                         motion_free_fall=0, motion_other=0, motion_uniform=0, residual_solutions=0,
+                         residual_other=0, nth_sin=0, nth_other_functions=0),
+    },
+    # Wrong: the first derivative from a tape, the second from a finite difference of it. Two gradient calls,
+    # like nested tapes, and numbers that pass; Counted (f called twice or more) fails every cell.
+    "tape_then_finite_difference": {
+        "answers": {
+            P + "second": '''def first_derivative(f, x):
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    return tape.gradient(y, x)
+
+
+def second_derivative(f, x):
+    x = tf.cast(tf.convert_to_tensor(x), tf.float64)
+    h = 1e-5
+    return (first_derivative(f, x + h) - first_derivative(f, x - h)) / (2 * h)
+''',
+            P + "motion": '''def speed_and_acceleration(position, t):
+    t = tf.cast(tf.convert_to_tensor(t), tf.float64)
+    h = 1e-5
+    def speed(time):
+        with tf.GradientTape() as tape:
+            tape.watch(time)
+            s = position(time)
+        return tape.gradient(s, time)
+    return speed(t), (speed(t + h) - speed(t - h)) / (2 * h)
+''',
+            P + "residual": '''def ode_residual(u, x):
+    x = tf.cast(tf.convert_to_tensor(x), tf.float64)
+    h = 1e-5
+    def du(s):
+        with tf.GradientTape() as tape:
+            tape.watch(s)
+            value = u(s)
+        return tape.gradient(value, s)
+    return (du(x + h) - du(x - h)) / (2 * h) + np.pi ** 2 * u(x)
+''',
+        },
+        "scores": scores(second_tanh=0, second_other_functions=0, motion_free_fall=0, motion_other=0,
+                         motion_uniform=0, residual_solutions=0, residual_other=0),
+    },
+    # Wrong: a first derivative where a second was asked: Ex 2 returns (dz/dx, dz/dy) from one tape,
+    # Ex 3 returns the speed twice.
+    "first_derivative_where_second_asked": {
+        "answers": {
+            P + "mixed": '''def mixed_partial(f, x, y):
+    x, y = tf.convert_to_tensor(x), tf.convert_to_tensor(y)
+    with tf.GradientTape() as tape:
+        tape.watch([x, y])
+        z = f(x, y)
+    return tape.gradient(z, [x, y])
+''',
+            P + "motion": '''def speed_and_acceleration(position, t):
+    t = tf.convert_to_tensor(t)
+    with tf.GradientTape() as tape:
+        tape.watch(t)
+        s = position(t)
+    v = tape.gradient(s, t)
+    return v, v
+''',
+        },
+        "scores": scores(mixed_seed=0, mixed_other_functions=0, motion_free_fall=0, motion_other=0, motion_uniform=0),
+    },
+    # Wrong: every solution returns what the matching answer key gives (keys refuse to run from student code).
+    "calls_answer_keys": {
+        "answers": {
+            P + "second": '''def second_derivative(f, x):
+    return expected_tanh_second_derivative(x)
+''',
+            P + "mixed": '''def mixed_partial(f, x, y):
+    return expected_seed_mixed_partial(x, y)
+''',
+            P + "motion": '''def speed_and_acceleration(position, t):
+    return expected_free_fall_motion(t)
+''',
+            P + "residual": '''def ode_residual(u, x):
+    return expected_solution_residual(x)
+''',
+            P + "nth": '''def nth_derivative(f, x, n):
+    return expected_sin_nth_derivative(x, n)
+''',
+        },
+        "scores": scores(second_tanh=0, second_other_functions=0, mixed_seed=0, mixed_other_functions=0,
+                         motion_free_fall=0, motion_other=0, motion_uniform=0, residual_solutions=0,
+                         residual_other=0, nth_sin=0, nth_other_functions=0),
+    },
+    # Wrong: the tapes are right, but no function returns its result (None everywhere).
+    "no_return": {
+        "answers": {
+            P + "second": '''def second_derivative(f, x):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = f(x)
+        dy_dx = inner.gradient(y, x)
+    d2y_dx2 = outer.gradient(dy_dx, x)
+''',
+            P + "mixed": '''def mixed_partial(f, x, y):
+    x, y = tf.convert_to_tensor(x), tf.convert_to_tensor(y)
+    with tf.GradientTape() as outer:
+        outer.watch(y)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            z = f(x, y)
+        dz_dx = inner.gradient(z, x)
+    pair = dz_dx, outer.gradient(dz_dx, y)
+''',
+            P + "motion": '''def speed_and_acceleration(position, t):
+    t = tf.convert_to_tensor(t)
+    with tf.GradientTape() as outer:
+        outer.watch(t)
+        with tf.GradientTape() as inner:
+            inner.watch(t)
+            s = position(t)
+        v = inner.gradient(s, t)
+    a = outer.gradient(v, t, unconnected_gradients=tf.UnconnectedGradients.ZERO)
+''',
+            P + "residual": '''def ode_residual(u, x):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            u_x = u(x)
+        du = inner.gradient(u_x, x)
+    r = outer.gradient(du, x) + np.pi ** 2 * u_x
+''',
+            P + "nth": '''def nth_derivative(f, x, n):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        lower = f(x) if n == 1 else nth_derivative(f, x, n - 1)
+    d = tape.gradient(lower, x)
+''',
+        },
+        "scores": scores(second_tanh=0, second_other_functions=0, mixed_seed=0, mixed_other_functions=0,
+                         motion_free_fall=0, motion_other=0, motion_uniform=0, residual_solutions=0,
+                         residual_other=0, nth_sin=0, nth_other_functions=0),
+    },
+    # Correct, with debug output to stderr and logging.warning in every solution: the setup cell shows
+    # them as ordinary output, so no cell loses its points.
+    "debug_output_to_stderr": {
+        "answers": {
+            P + "second": '''import logging
+import sys
+
+def second_derivative(f, x):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = f(x)
+        dy_dx = inner.gradient(y, x)
+    d2 = outer.gradient(dy_dx, x)
+    print("debug: d2 has shape", d2.shape, file=sys.stderr)
+    logging.warning("second_derivative done")
+    return d2
+''',
+            P + "mixed": '''import logging
+import sys
+
+def mixed_partial(f, x, y):
+    x, y = tf.convert_to_tensor(x), tf.convert_to_tensor(y)
+    with tf.GradientTape() as outer:
+        outer.watch(y)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            z = f(x, y)
+        dz_dx = inner.gradient(z, x)
+    print("debug: dz/dx =", dz_dx, file=sys.stderr)
+    logging.warning("mixed_partial done")
+    return dz_dx, outer.gradient(dz_dx, y)
+''',
+            P + "motion": '''import logging
+import sys
+
+def speed_and_acceleration(position, t):
+    t = tf.convert_to_tensor(t)
+    with tf.GradientTape() as outer:
+        outer.watch(t)
+        with tf.GradientTape() as inner:
+            inner.watch(t)
+            s = position(t)
+        v = inner.gradient(s, t)
+    a = outer.gradient(v, t, unconnected_gradients=tf.UnconnectedGradients.ZERO)
+    print("debug: a =", a, file=sys.stderr)
+    logging.warning("speed_and_acceleration done")
+    return v, a
+''',
+            P + "residual": '''import logging
+import sys
+
+def ode_residual(u, x):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            u_x = u(x)
+        du = inner.gradient(u_x, x)
+    d2u = outer.gradient(du, x)
+    print("debug: u'' =", d2u, file=sys.stderr)
+    logging.warning("ode_residual done")
+    return d2u + np.pi ** 2 * u_x
+''',
+            P + "nth": '''import logging
+import sys
+
+def nth_derivative(f, x, n):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        lower = f(x) if n == 1 else nth_derivative(f, x, n - 1)
+    print("debug: order", n, file=sys.stderr)
+    logging.warning("nth_derivative order %d", n)
+    return tape.gradient(lower, x)
+''',
+        },
+        "scores": scores(),
     },
 }
