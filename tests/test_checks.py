@@ -338,3 +338,10 @@ def test_gradients_on_a_grid_name_their_points(no_display):
         check_gradients([DF, 3.0], [DF, 2.0], "the pair", at=X)  # a scalar entry is not on the grid
     with pytest.raises(CheckFailed, match="one gradient call with a list of targets returns one tensor"):
         check_gradients(tf.constant(DF), [DF, DF], "the pair")
+
+
+def test_a_row_of_numbers_is_checked_entry_by_entry_when_the_answer_is_a_list():
+    table = [[np.float64(1.0), np.float64(2.0)], [np.float64(3.0), np.float64(4.0)]]
+    check_gradients([[1.0, 2.0], np.array([3.0, 4.0])], table, "the table")
+    with pytest.raises(CheckFailed, match=r"the table\[1\]\[0\] is None"):
+        check_gradients([[1.0, 2.0], [None, 4.0]], table, "the table")
