@@ -225,8 +225,9 @@ def _check_nest(actual, expected, what, mistakes, options):
         entries = [(index, got, want, f"{what}[{index}]") for index, (got, want) in enumerate(zip(actual, expected))]
     for key, got, want, name in entries:
         wrong = mistakes.get(key) if isinstance(mistakes, dict) else None
-        # a list of numbers is one array, unless the student's answer is a list too: then entry by entry
-        if _is_nest(want) or (isinstance(want, (list, tuple)) and isinstance(got, (list, tuple))):
+        # a list of numbers is one array, unless the student's list holds a None: then entry by entry
+        if _is_nest(want) or (isinstance(want, (list, tuple)) and isinstance(got, (list, tuple))
+                              and any(item is None for item in got)):
             _check_nest(got, want, name, wrong or {}, options)
         elif want is None:
             check_none(got, name, "the target does not depend on this source")
