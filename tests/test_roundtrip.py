@@ -13,6 +13,7 @@ from nbgrader.api import Gradebook
 
 from autograder import course
 from autograder.grading import ORIGINAL_SUFFIX, grade_class, report
+from autograder.setup_cell import setup_source
 
 from conftest import ROOT
 from submissions import full_marks
@@ -69,11 +70,13 @@ def first_exercise_tests(a):
 
 
 def hidden_lines(a):
+    """The hidden tests' lines that would give them away (not those the visible setup cell holds too)."""
+    setup = setup_source()
     lines = []
     for cell in nbformat.read(a.source, as_version=4).cells:
         if _meta(cell).get("grade") and "### BEGIN HIDDEN TESTS" in cell.source:
             block = cell.source.split("### BEGIN HIDDEN TESTS")[1].split("### END HIDDEN TESTS")[0]
-            lines += [line.strip() for line in block.splitlines() if len(line.strip()) > 20]
+            lines += [line.strip() for line in block.splitlines() if len(line.strip()) > 20 and line.strip() not in setup]
     return lines
 
 

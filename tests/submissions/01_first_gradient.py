@@ -6,6 +6,9 @@ of the notebook to the exact points that submission must get.
 Grade cells and points: square_value 1, square_dtypes 1, grid_sin_gauss 2, grid_other_functions 2,
 lstsq_example 1, lstsq_random 2, frozen_values 2 (11 in all).
 """
+from submissions import scores_for
+
+scores = scores_for("01_first_gradient")
 
 SUBMISSIONS = {
     # Correct, written another way: trainable Variables everywhere instead of tape.watch.
@@ -215,7 +218,8 @@ SUBMISSIONS = {
             "01_first_gradient_frozen_values": 2.0,
         },
     },
-    # Wrong: the closed form of the visible function, whatever f is; passes only the sin·gauss cell.
+    # Wrong: the closed form of the visible function, whatever f is: the right numbers for sin·gauss, but no
+    # tape.gradient call (the check counts it), and wrong numbers for every other function.
     "hard_coded_closed_form": {
         "answers": {
             "01_first_gradient_grid": '''def derivative_on_grid(f, x):
@@ -226,7 +230,7 @@ SUBMISSIONS = {
         "scores": {
             "01_first_gradient_square_value": 1.0,
             "01_first_gradient_square_dtypes": 1.0,
-            "01_first_gradient_grid_sin_gauss": 2.0,
+            "01_first_gradient_grid_sin_gauss": 0.0,
             "01_first_gradient_grid_other_functions": 0.0,
             "01_first_gradient_lstsq_example": 1.0,
             "01_first_gradient_lstsq_random": 2.0,
@@ -274,5 +278,188 @@ SUBMISSIONS = {
             "01_first_gradient_lstsq_random": 0.0,
             "01_first_gradient_frozen_values": 2.0,
         },
+    },
+    # Cheat: every function asks a tape (so a count of tape calls alone would not catch it), then returns the
+    # grade cells' answer key instead of the tape's answer. @answer_key refuses to run from student code.
+    "calls_answer_keys": {
+        "answers": {
+            "01_first_gradient_square": """def square_slope(x):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = x * x
+    tape.gradient(y, x)
+    return expected_square_slope(x)
+""",
+            "01_first_gradient_grid": """def derivative_on_grid(f, x):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    tape.gradient(y, x)
+    return expected_sin_gauss_derivative(x)
+""",
+            "01_first_gradient_lstsq": """def lstsq_gradients(X, y, w, b):
+    X, y, w, b = (tf.convert_to_tensor(v) for v in (X, y, w, b))
+    with tf.GradientTape() as tape:
+        tape.watch([w, b])
+        loss = tf.reduce_sum((tf.linalg.matvec(X, w) + b - y) ** 2)
+    tape.gradient(loss, [w, b])
+    return expected_lstsq_gradients(X, y, w, b)
+""",
+            "01_first_gradient_frozen": """def frozen_gradients(w, b, x):
+    with tf.GradientTape() as tape:
+        tape.watch([w, x])
+        loss = (tf.reduce_sum(w * x) + b) ** 2
+    tape.gradient(loss, [w, b, x])
+    return expected_frozen_gradients(w.numpy(), b.numpy(), x.numpy())
+""",
+        },
+        "scores": scores(square_value=0, square_dtypes=0, grid_sin_gauss=0, grid_other_functions=0,
+                         lstsq_example=0, lstsq_random=0, frozen_values=0),
+    },
+    # Correct, with debug output on stderr and a logging.warning in every solution: full marks.
+    "debug_output_on_stderr": {
+        "answers": {
+            "01_first_gradient_square": """import logging
+import sys
+
+
+def square_slope(x):
+    x = tf.convert_to_tensor(x)
+    print("square_slope at", x, file=sys.stderr)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = x * x
+    logging.warning("y = %s", y)
+    return tape.gradient(y, x)
+""",
+            "01_first_gradient_grid": """import logging
+import sys
+
+
+def derivative_on_grid(f, x):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    grad = tape.gradient(y, x)
+    print("grid of", x.shape, file=sys.stderr)
+    logging.warning("gradient dtype %s", grad.dtype)
+    return grad
+""",
+            "01_first_gradient_lstsq": """import logging
+import sys
+
+
+def lstsq_gradients(X, y, w, b):
+    X, y, w, b = (tf.convert_to_tensor(v) for v in (X, y, w, b))
+    with tf.GradientTape() as tape:
+        tape.watch([w, b])
+        loss = tf.reduce_sum((tf.linalg.matvec(X, w) + b - y) ** 2)
+    print("loss", float(loss), file=sys.stderr)
+    logging.warning("loss %s", float(loss))
+    return tape.gradient(loss, {"w": w, "b": b})
+""",
+            "01_first_gradient_frozen": """import logging
+import sys
+
+
+def frozen_gradients(w, b, x):
+    with tf.GradientTape() as tape:
+        tape.watch([w, x])
+        loss = (tf.reduce_sum(w * x) + b) ** 2
+    print("watched:", len(tape.watched_variables()), file=sys.stderr)
+    logging.warning("loss %s", float(loss))
+    return tape.gradient(loss, {"w": w, "b": b, "x": x})
+""",
+        },
+        "scores": scores(),
+    },
+    # Cheat: closed forms worked out by hand, written with TensorFlow ops (the right numbers, in the right
+    # dtypes), without a tape. The checks count tape calls.
+    "closed_forms_without_tape": {
+        "answers": {
+            "01_first_gradient_square": """def square_slope(x):
+    return 2 * tf.convert_to_tensor(x)
+""",
+            "01_first_gradient_lstsq": """def lstsq_gradients(X, y, w, b):
+    X, y, w, b = (tf.convert_to_tensor(v) for v in (X, y, w, b))
+    r = tf.linalg.matvec(X, w) + b - y
+    return {"w": 2 * tf.linalg.matvec(X, r, transpose_a=True), "b": 2 * tf.reduce_sum(r)}
+""",
+            "01_first_gradient_frozen": """def frozen_gradients(w, b, x):
+    s = tf.reduce_sum(w * x) + b
+    return {"w": 2 * s * x, "b": 2 * s, "x": 2 * s * w}
+""",
+        },
+        "scores": scores(square_value=0, square_dtypes=0, lstsq_example=0, lstsq_random=0, frozen_values=0),
+    },
+    # Brute force: one tape and one gradient call per grid point (right numbers, n calls where one is asked).
+    "one_tape_per_point": {
+        "answers": {
+            "01_first_gradient_grid": """def derivative_on_grid(f, x):
+    x = tf.convert_to_tensor(x)
+    slopes = []
+    for point in tf.unstack(x):
+        with tf.GradientTape() as tape:
+            tape.watch(point)
+            y = f(point)
+        slopes.append(tape.gradient(y, point))
+    return tf.stack(slopes)
+""",
+        },
+        "scores": scores(grid_sin_gauss=0, grid_other_functions=0),
+    },
+    # Brute force: the full n × n Jacobian, then its diagonal (right numbers, n² work where n is enough).
+    "jacobian_diagonal": {
+        "answers": {
+            "01_first_gradient_grid": """def derivative_on_grid(f, x):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    return tf.linalg.diag_part(tape.jacobian(y, x))
+""",
+        },
+        "scores": scores(grid_sin_gauss=0, grid_other_functions=0),
+    },
+    # Correct, written another way: a Python-level sum of f over the grid as the target (still one gradient call).
+    "python_sum_target": {
+        "answers": {
+            "01_first_gradient_grid": """def derivative_on_grid(f, x):
+    x = tf.Variable(tf.convert_to_tensor(x))
+    with tf.GradientTape(watch_accessed_variables=True) as tape:
+        total = tf.reduce_sum(f(x)) * 1.0
+    return tape.gradient(total, x)
+""",
+        },
+        "scores": scores(),
+    },
+    # Wrong: b is not watched in Ex3 (dL/db None), and the functions forget `return` in Ex1 and Ex4.
+    "unwatched_b_and_no_return": {
+        "answers": {
+            "01_first_gradient_square": """def square_slope(x):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = x * x
+    slope = tape.gradient(y, x)
+""",
+            "01_first_gradient_lstsq": """def lstsq_gradients(X, y, w, b):
+    X, y, w, b = (tf.convert_to_tensor(v) for v in (X, y, w, b))
+    with tf.GradientTape() as tape:
+        tape.watch(w)
+        loss = tf.reduce_sum((tf.linalg.matvec(X, w) + b - y) ** 2)
+    return tape.gradient(loss, {"w": w, "b": b})
+""",
+            "01_first_gradient_frozen": """def frozen_gradients(w, b, x):
+    with tf.GradientTape() as tape:
+        tape.watch([w, x])
+        loss = (tf.reduce_sum(w * x) + b) ** 2
+    grads = tape.gradient(loss, {"w": w, "b": b, "x": x})
+""",
+        },
+        "scores": scores(square_value=0, square_dtypes=0, lstsq_example=0, lstsq_random=0, frozen_values=0),
     },
 }
