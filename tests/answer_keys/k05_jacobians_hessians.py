@@ -2,7 +2,7 @@
 
 Jacobians are checked against finite differences of the primal (the function itself, written here);
 per-example Jacobians against the diagonal blocks of the full finite-difference Jacobian; Hessians,
-Hessian-vector products and Newton steps against SymPy's exact second derivatives.
+Hessian-vector products, top eigenvalues and Newton steps against SymPy's exact second derivatives.
 """
 import numpy as np
 import sympy as sp
@@ -116,6 +116,60 @@ def check_rosenbrock_newton_step(key):
     np.testing.assert_allclose(key(np.array([1.0, 1.0])), [1.0, 1.0])
 
 
+def rosenbrock_expression(n):
+    """The n-dimensional Rosenbrock function Σ 100 (x_{i+1} − x_i²)² + (1 − x_i)², and its symbols."""
+    symbols = sp.symbols(f"x0:{n}")
+    return sum(100 * (symbols[i + 1] - symbols[i] ** 2) ** 2 + (1 - symbols[i]) ** 2 for i in range(n - 1)), symbols
+
+
+def check_rosenbrock_hvp(key):
+    """SymPy's Hessian times v, for n = 2 to 6, at random points and at the minimum."""
+    for n in (2, 3, 4, 6):
+        expression, symbols = rosenbrock_expression(n)
+        for point in (RNG.normal(size=n), np.ones(n)):
+            v = RNG.normal(size=n)
+            np.testing.assert_allclose(key(point, v), exact_hessian(expression, symbols, point) @ v, rtol=1e-12,
+                                       atol=1e-9)
+    np.testing.assert_allclose(key(np.array([1.0, 1.0]), np.array([1.0, 0.0])), [802.0, -400.0])
+
+
+def check_top_eigenvalue(key):
+    """The eigenvalue of largest magnitude of Q diag(λ) Qᵀ, positive or negative, which is also the Hessian of ½xᵀMx."""
+    for eigenvalues in ([8.0, 2.0, -1.0, 0.5], [-6.0, 2.5, 1.0, -0.5, 0.2], [3.0]):
+        n = len(eigenvalues)
+        Q, _ = np.linalg.qr(RNG.normal(size=(n, n)))
+        M = Q @ np.diag(eigenvalues) @ Q.T
+        symbols = sp.symbols(f"x0:{n}")
+        x = sp.Matrix(symbols)
+        hessian = exact_hessian(sp.Rational(1, 2) * (x.T * sp.Matrix(M) * x)[0], symbols, np.zeros(n))
+        np.testing.assert_allclose(hessian, M, atol=1e-12)
+        np.testing.assert_allclose(key(M), eigenvalues[0], rtol=1e-12)
+
+
+def check_quartic_top_eigenvalue(key):
+    """SymPy's Hessian of ±¼‖x‖⁴: its eigenvalue of largest magnitude."""
+    for n in (1, 2, 4):
+        symbols = sp.symbols(f"x0:{n}")
+        for sign in (1.0, -1.0):
+            expression = sign * sum(s ** 2 for s in symbols) ** 2 / 4
+            x = RNG.normal(size=n)
+            eigenvalues = np.linalg.eigvalsh(exact_hessian(expression, symbols, x))
+            np.testing.assert_allclose(key(x, sign), eigenvalues[np.argmax(np.abs(eigenvalues))], rtol=1e-12)
+            if sign == 1.0:
+                np.testing.assert_allclose(key(x), eigenvalues[-1], rtol=1e-12)
+
+
+def check_rosenbrock_minimizer(key):
+    """The gradient of the n-dimensional Rosenbrock function vanishes at the key's point, and f is 0 there (its minimum)."""
+    for n in (2, 3, 5):
+        expression, symbols = rosenbrock_expression(n)
+        point = key(n)
+        assert np.shape(point) == (n,)
+        at = dict(zip(symbols, [float(value) for value in point]))
+        assert float(expression.subs(at)) == 0.0
+        assert all(float(sp.diff(expression, s).subs(at)) == 0.0 for s in symbols)
+
+
 KEYS = {
     "expected_softmax_jacobian": Key(softmax, (np.array([1.0, 2.0, 3.0]),), 0, jacobian=True),
     "expected_tanh_layer_jacobians": Custom(per_example(
@@ -131,4 +185,8 @@ KEYS = {
     "expected_sin_hvp": Custom(check_sin_hvp),
     "expected_quadratic_minimizer": Custom(check_quadratic_minimizer),
     "expected_rosenbrock_newton_step": Custom(check_rosenbrock_newton_step),
+    "expected_rosenbrock_hvp": Custom(check_rosenbrock_hvp),
+    "expected_top_eigenvalue": Custom(check_top_eigenvalue),
+    "expected_quartic_top_eigenvalue": Custom(check_quartic_top_eigenvalue),
+    "expected_rosenbrock_minimizer": Custom(check_rosenbrock_minimizer),
 }

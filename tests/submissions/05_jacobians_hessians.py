@@ -4,8 +4,9 @@ Each entry: "answers" maps a solution cell's grade id to the whole source the st
 (solution cells not listed keep the source notebook's solution); "scores" maps every grade cell id
 of the notebook to the exact points that submission must get.
 Grade cells and points: softmax_example 1, softmax_random 2, batch_tanh 2, batch_other 1,
-hessian_quadratic 2, hessian_other 2, hvp_quadratic 1, hvp_other 2, newton_quadratic 2,
-newton_rosenbrock 1 (16 in all).
+hessian_quadratic 2, hessian_other 2, hvp_quadratic 1, hvp_other 2, hvp_large 1, top_eigenvalue_matrix 2,
+top_eigenvalue_large 1, newton_quadratic 1, newton_rosenbrock 2 (20 in all).
+Exercise 5 (top_hessian_eigenvalue) calls the student's hvp, so a wrong hvp costs its points too.
 """
 
 from . import scores_for
@@ -14,6 +15,7 @@ P = "05_jacobians_hessians_"
 
 
 scores = scores_for("05_jacobians_hessians")
+NO_HVP = dict(hvp_quadratic=0, hvp_other=0, hvp_large=0, top_eigenvalue_matrix=0, top_eigenvalue_large=0)
 
 
 SUBMISSIONS = {
@@ -60,13 +62,20 @@ SUBMISSIONS = {
         g = inner.gradient(y, x)
     return outer.gradient(g, x, output_gradients=tf.convert_to_tensor(v, dtype=x.dtype)).numpy()
 ''',
-            P + "newton": '''def newton_step(f, x):
-    x = tf.convert_to_tensor(x)
-    with tf.GradientTape() as tape:
-        tape.watch(x)
-        y = f(x)
-    g = tape.gradient(y, x).numpy()
-    return x.numpy() - np.linalg.solve(np.asarray(hessian(f, x)), g)
+            P + "newton": '''def newton_path(f, x, tol=1e-8, max_steps=50):
+    x = np.asarray(x)
+    points = [x]
+    for _ in range(max_steps):
+        t = tf.convert_to_tensor(points[-1])
+        with tf.GradientTape() as tape:
+            tape.watch(t)
+            y = f(t)
+        g = tape.gradient(y, t).numpy()
+        delta = np.linalg.solve(np.asarray(hessian(f, t)), g)
+        points.append(points[-1] - delta)
+        if np.linalg.norm(delta) < tol:
+            break
+    return points  # a list of arrays, not stacked: the checks read it all the same
 ''',
         },
         "scores": scores(),
@@ -108,19 +117,29 @@ SUBMISSIONS = {
         g = tape.gradient(y, x)
     return accumulator.jvp(g)
 ''',
-            P + "newton": '''def newton_step(f, x):
+            P + "newton": '''def newton_path(f, x, tol=1e-8, max_steps=50):
     x = tf.Variable(x)
-    with tf.GradientTape() as outer:
-        with tf.GradientTape() as inner:
-            y = f(x)
-        g = inner.gradient(y, x)
-    H = outer.jacobian(g, x)
-    return x - tf.linalg.matvec(tf.linalg.inv(H), g)
+    path = [x.numpy()]
+    steps = 0
+    while steps < max_steps:
+        with tf.GradientTape() as outer:
+            with tf.GradientTape() as inner:
+                y = f(x)
+            g = inner.gradient(y, x)
+        H = outer.jacobian(g, x)
+        delta = tf.linalg.matvec(tf.linalg.inv(H), g)
+        x.assign_sub(delta)
+        path.append(x.numpy())
+        steps += 1
+        if float(tf.norm(delta)) < tol:
+            break
+    return tf.constant(np.array(path))
 ''',
         },
         "scores": scores(),
     },
     # Correct: everything computed in float32, even for float64 inputs (the checks use float32 tolerances).
+    # newton_path keeps the source's solution: in float32 a step rarely gets shorter than tol = 1e-8.
     "cast_to_float32": {
         "answers": {
             P + "softmax": '''def softmax_jacobian(z):
@@ -158,22 +177,11 @@ SUBMISSIONS = {
         g_dot_v = tf.reduce_sum(g * v)
     return outer.gradient(g_dot_v, x)
 ''',
-            P + "newton": '''def newton_step(f, x):
-    x = tf.cast(x, tf.float32)
-    with tf.GradientTape() as outer:
-        outer.watch(x)
-        with tf.GradientTape() as inner:
-            inner.watch(x)
-            y = f(x)
-        g = inner.gradient(y, x)
-    H = outer.jacobian(g, x)
-    return x - tf.linalg.solve(H, g[:, None])[:, 0]
-''',
         },
         "scores": scores(),
     },
-    # Correct output, but H v taken from the whole Hessian, which the prompt asks to avoid; the tests cannot
-    # tell (n = 1000 is still fast enough), so it gets full marks.
+    # Cheat: H v from the whole Hessian, which the prompt asks to avoid. Right numbers, but the tape counts see
+    # tape.jacobian and stop it before n = 100 000; power iteration built on this hvp fails the same way.
     "hvp_from_the_full_hessian": {
         "answers": {
             P + "hvp": '''def hvp(f, x, v):
@@ -181,7 +189,26 @@ SUBMISSIONS = {
     return tf.linalg.matvec(hessian(f, x), tf.convert_to_tensor(v, dtype=x.dtype))
 ''',
         },
-        "scores": scores(),
+        "scores": scores(**NO_HVP),
+    },
+    # Cheat: the Hessian one row at a time (n gradient calls of a persistent tape), then H v: no tape.jacobian,
+    # but more backward passes than an HVP needs.
+    "hvp_from_hessian_rows": {
+        "answers": {
+            P + "hvp": '''def hvp(f, x, v):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape(persistent=True) as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = f(x)
+        g = inner.gradient(y, x)
+        rows = [g[i] for i in range(x.shape[0])]
+    H = tf.stack([outer.gradient(row, x) for row in rows])
+    return tf.linalg.matvec(H, tf.convert_to_tensor(v, dtype=x.dtype))
+''',
+        },
+        "scores": scores(**NO_HVP),
     },
     # Wrong: the gradient of the sum where a Jacobian was asked (tape.gradient instead of tape.jacobian,
     # outer.gradient instead of outer.jacobian), and H·1 for H v (v forgotten). The Newton step is right.
@@ -223,7 +250,7 @@ SUBMISSIONS = {
 ''',
         },
         "scores": scores(softmax_example=0, softmax_random=0, batch_tanh=0, batch_other=0, hessian_quadratic=0,
-                         hessian_other=0, hvp_quadratic=0, hvp_other=0),
+                         hessian_other=0, **NO_HVP),
     },
     # Wrong: "for an elementwise function the Jacobian is diagonal": diag of the gradient of the sum (all zeros
     # for softmax) in Ex1 and Ex2. Right shape, so the mistakes= message names it.
@@ -297,23 +324,28 @@ SUBMISSIONS = {
     g = inner.gradient(y, x)
     return outer.gradient(tf.reduce_sum(g * v), x)
 ''',
-            P + "newton": '''def newton_step(f, x):
-    x = tf.convert_to_tensor(x)
-    with tf.GradientTape() as outer:
-        outer.watch(x)
-        with tf.GradientTape() as inner:
-            inner.watch(x)
-            y = f(x)
-    g = inner.gradient(y, x)
-    H = outer.jacobian(g, x)
-    return x - tf.linalg.solve(H, g[:, None])[:, 0]
+            P + "newton": '''def newton_path(f, x, tol=1e-8, max_steps=50):
+    points = [tf.convert_to_tensor(x)]
+    for _ in range(max_steps):
+        x = points[-1]
+        with tf.GradientTape() as outer:
+            outer.watch(x)
+            with tf.GradientTape() as inner:
+                inner.watch(x)
+                y = f(x)
+        g = inner.gradient(y, x)
+        H = outer.jacobian(g, x)
+        delta = tf.linalg.solve(H, g[:, None])[:, 0]
+        points.append(x - delta)
+        if tf.norm(delta) < tol:
+            break
+    return tf.stack(points)
 ''',
         },
-        "scores": scores(hessian_quadratic=0, hessian_other=0, hvp_quadratic=0, hvp_other=0, newton_quadratic=0,
-                         newton_rosenbrock=0),
+        "scores": scores(hessian_quadratic=0, hessian_other=0, **NO_HVP, newton_quadratic=0, newton_rosenbrock=0),
     },
     # Wrong: first derivatives where second ones were asked: the gradient for the Hessian and for H v,
-    # and a gradient step x − ∇f for the Newton step.
+    # and gradient steps x − ∇f for Newton's (the first one is named; on Rosenbrock they overflow).
     "first_derivatives": {
         "answers": {
             P + "hessian": '''def hessian(f, x):
@@ -330,30 +362,225 @@ SUBMISSIONS = {
         y = f(x)
     return tape.gradient(y, x)
 ''',
-            P + "newton": '''def newton_step(f, x):
-    x = tf.convert_to_tensor(x)
-    with tf.GradientTape() as tape:
-        tape.watch(x)
-        y = f(x)
-    return x - tape.gradient(y, x)
+            P + "newton": '''def newton_path(f, x, tol=1e-8, max_steps=50):
+    points = [tf.convert_to_tensor(x)]
+    for _ in range(max_steps):
+        x = points[-1]
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = f(x)
+        g = tape.gradient(y, x)
+        points.append(x - g)
+        if tf.norm(g) < tol:
+            break
+    return tf.stack(points)
 ''',
         },
-        "scores": scores(hessian_quadratic=0, hessian_other=0, hvp_quadratic=0, hvp_other=0, newton_quadratic=0,
-                         newton_rosenbrock=0),
+        "scores": scores(hessian_quadratic=0, hessian_other=0, **NO_HVP, newton_quadratic=0, newton_rosenbrock=0),
     },
-    # Wrong: the Newton step with the wrong sign, x + H⁻¹∇f (it uses the student's correct hessian).
+    # Wrong: Newton steps with the wrong sign, x + H⁻¹∇f (it uses the student's correct hessian); the first one is named.
     "newton_wrong_sign": {
         "answers": {
-            P + "newton": '''def newton_step(f, x):
+            P + "newton": '''def newton_path(f, x, tol=1e-8, max_steps=50):
+    points = [tf.convert_to_tensor(x)]
+    for _ in range(max_steps):
+        x = points[-1]
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = f(x)
+        g = tape.gradient(y, x)
+        delta = tf.linalg.solve(hessian(f, x), g[:, None])[:, 0]
+        points.append(x + delta)
+        if tf.norm(delta) < tol:
+            break
+    return tf.stack(points)
+''',
+        },
+        "scores": scores(newton_quadratic=0, newton_rosenbrock=0),
+    },
+    # Cheat: every solution returns an answer key's result. The keys refuse to run from a student's function
+    # (CheckFailed where the key is already defined, NameError where it is defined in a later cell): 0 everywhere.
+    "calls_answer_keys": {
+        "answers": {
+            P + "softmax": '''def softmax_jacobian(z):
+    return expected_softmax_jacobian(z)
+''',
+            P + "batch": '''def per_example_jacobians(f, x):
+    return expected_square_jacobians(x)
+''',
+            P + "hessian": '''def hessian(f, x):
+    return expected_rosenbrock_hessian(x)
+''',
+            P + "hvp": '''def hvp(f, x, v):
+    return expected_rosenbrock_hvp(x, v)
+''',
+            P + "top_eigenvalue": '''def top_hessian_eigenvalue(f, x, iterations=50):
+    return expected_quartic_top_eigenvalue(x)
+''',
+            P + "newton": '''def newton_path(f, x, tol=1e-8, max_steps=50):
+    return np.stack([np.asarray(x, dtype=np.float64), expected_rosenbrock_minimizer(len(x))])
+''',
+        },
+        "scores": {grade_id: 0.0 for grade_id in scores()},
+    },
+    # Correct, with debug output: print(..., file=sys.stderr) and logging.warning inside every solution.
+    "stderr_and_logging": {
+        "answers": {
+            P + "softmax": '''import logging
+import sys
+
+def softmax_jacobian(z):
+    z = tf.convert_to_tensor(z)
+    with tf.GradientTape() as tape:
+        tape.watch(z)
+        s = tf.nn.softmax(z)
+    print("debug: s =", s.numpy(), file=sys.stderr)
+    logging.warning("softmax_jacobian called with %d scores", z.shape[0])
+    return tape.jacobian(s, z)
+''',
+            P + "hvp": '''import logging
+import sys
+
+def hvp(f, x, v):
+    x = tf.convert_to_tensor(x)
+    v = tf.convert_to_tensor(v, dtype=x.dtype)
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = f(x)
+        g = inner.gradient(y, x)
+        g_dot_v = tf.reduce_sum(g * v)
+    print("debug: n =", x.shape[0], file=sys.stderr)
+    logging.warning("hvp at n = %d", x.shape[0])
+    return outer.gradient(g_dot_v, x)
+''',
+            P + "newton": '''import logging
+import sys
+
+def newton_path(f, x, tol=1e-8, max_steps=50):
+    points = [tf.convert_to_tensor(x)]
+    for step in range(max_steps):
+        x = points[-1]
+        with tf.GradientTape() as outer:
+            outer.watch(x)
+            with tf.GradientTape() as inner:
+                inner.watch(x)
+                y = f(x)
+            g = inner.gradient(y, x)
+        delta = tf.linalg.solve(outer.jacobian(g, x), g[:, None])[:, 0]
+        points.append(x - delta)
+        print(f"step {step + 1}: |delta| = {float(tf.norm(delta)):.3g}", file=sys.stderr)
+        logging.warning("f = %s", float(y))
+        if tf.norm(delta) < tol:
+            break
+    return tf.stack(points)
+''',
+        },
+        "scores": scores(),
+    },
+    # Correct, written another way: power iteration from a random unit vector, stopped early once the Rayleigh
+    # quotient settles, with NumPy arrays in between.
+    "power_iteration_random_start": {
+        "answers": {
+            P + "top_eigenvalue": '''def top_hessian_eigenvalue(f, x, iterations=50):
+    x = np.asarray(x)
+    v = np.random.default_rng(0).normal(size=x.shape).astype(x.dtype)
+    v /= np.linalg.norm(v)
+    value = None
+    for _ in range(iterations):
+        w = np.asarray(hvp(f, x, v))
+        new_value = float(v @ w)
+        v = w / np.linalg.norm(w)
+        if value is not None and abs(new_value - value) <= 1e-12 * abs(new_value):
+            break
+        value = new_value
+    return float(v @ np.asarray(hvp(f, x, v)))
+''',
+        },
+        "scores": scores(),
+    },
+    # Cheat: the closed form diag(s) − ssᵀ typed in, no tape: right numbers, but no tape was asked.
+    "softmax_closed_form": {
+        "answers": {
+            P + "softmax": '''def softmax_jacobian(z):
+    s = tf.nn.softmax(tf.convert_to_tensor(z))
+    return tf.linalg.diag(s) - s[:, None] * s[None, :]
+''',
+        },
+        "scores": scores(softmax_example=0, softmax_random=0),
+    },
+    # Wrong: z not watched (a constant): the Jacobian is None.
+    "softmax_missing_watch": {
+        "answers": {
+            P + "softmax": '''def softmax_jacobian(z):
+    z = tf.convert_to_tensor(z)
+    with tf.GradientTape() as tape:
+        s = tf.nn.softmax(z)
+    return tape.jacobian(s, z)
+''',
+        },
+        "scores": scores(softmax_example=0, softmax_random=0),
+    },
+    # Cheat: the top eigenvalue from the whole Hessian (np.linalg.eigvalsh): stopped by the tape counts before n = 100 000.
+    "eigenvalue_from_the_full_hessian": {
+        "answers": {
+            P + "top_eigenvalue": '''def top_hessian_eigenvalue(f, x, iterations=50):
+    eigenvalues = np.linalg.eigvalsh(np.asarray(hessian(f, x), dtype=np.float64))
+    return eigenvalues[np.argmax(np.abs(eigenvalues))]
+''',
+        },
+        "scores": scores(top_eigenvalue_matrix=0, top_eigenvalue_large=0),
+    },
+    # Wrong: ‖H v‖ returned instead of the Rayleigh quotient: right for positive top eigenvalues, but the sign of a
+    # negative one is lost (hidden tests in both cells).
+    "eigenvalue_without_its_sign": {
+        "answers": {
+            P + "top_eigenvalue": '''def top_hessian_eigenvalue(f, x, iterations=50):
+    x = tf.convert_to_tensor(x)
+    v = tf.ones_like(x) / tf.sqrt(tf.cast(tf.size(x), x.dtype))
+    for _ in range(iterations):
+        w = tf.cast(hvp(f, x, v), x.dtype)
+        v = w / tf.norm(w)
+    return tf.norm(hvp(f, x, v))
+''',
+        },
+        "scores": scores(top_eigenvalue_matrix=0, top_eigenvalue_large=0),
+    },
+    # Wrong: a single Newton step, no loop. Right on a quadratic (one step is exact there), wrong on Rosenbrock.
+    "newton_single_step": {
+        "answers": {
+            P + "newton": '''def newton_path(f, x, tol=1e-8, max_steps=50):
     x = tf.convert_to_tensor(x)
     with tf.GradientTape() as tape:
         tape.watch(x)
         y = f(x)
     g = tape.gradient(y, x)
-    return x + tf.linalg.solve(hessian(f, x), g[:, None])[:, 0]
+    return tf.stack([x, x - tf.linalg.solve(hessian(f, x), g[:, None])[:, 0]])
 ''',
         },
-        # from (1, 1) on Rosenbrock the gradient is zero and both signs agree, but that point is hidden with others
+        "scores": scores(newton_rosenbrock=0),
+    },
+    # Wrong: the loop never stops (no test against tol): max_steps steps every time.
+    "newton_never_stops": {
+        "answers": {
+            P + "newton": '''def newton_path(f, x, tol=1e-8, max_steps=50):
+    @tf.function
+    def step(x):
+        with tf.GradientTape() as outer:
+            outer.watch(x)
+            with tf.GradientTape() as inner:
+                inner.watch(x)
+                y = f(x)
+            g = inner.gradient(y, x)
+        return tf.linalg.solve(outer.jacobian(g, x), g[:, None])[:, 0]
+
+    points = [tf.convert_to_tensor(x)]
+    for _ in range(max_steps):
+        points.append(points[-1] - step(points[-1]))
+    return tf.stack(points)
+''',
+        },
         "scores": scores(newton_quadratic=0, newton_rosenbrock=0),
     },
 }
