@@ -286,7 +286,10 @@ def _compiled(source, filename, namespace):
     return namespace
 
 
-def test_an_answer_key_works_in_check_code_and_refuses_student_code():
+def test_an_answer_key_works_in_check_code_and_refuses_student_code(monkeypatch):
+    # In a notebook the cell being run is the outermost code on the stack; under pytest-xdist the
+    # worker's own bootstrap code is, so this file is declared check code the way a grade cell is.
+    monkeypatch.setattr(checks, "_GRADER_FILES", checks._GRADER_FILES | {__file__})
     namespace = _compiled("@answer_key\ndef expected_double(x):\n    return 2.0 * x\n", "<grade cell>",
                           {"answer_key": checks.answer_key})
     key = namespace["expected_double"]
