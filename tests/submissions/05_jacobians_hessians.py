@@ -510,6 +510,20 @@ def newton_path(f, x, tol=1e-8, max_steps=50):
         },
         "scores": scores(softmax_example=0, softmax_random=0),
     },
+    # Wrong: softmax written by hand as exp(z) / sum(exp(z)): right for small scores, NaN where exp overflows.
+    "softmax_by_hand": {
+        "answers": {
+            P + "softmax": '''def softmax_jacobian(z):
+    z = tf.convert_to_tensor(z)
+    with tf.GradientTape() as tape:
+        tape.watch(z)
+        e = tf.exp(z)
+        s = e / tf.reduce_sum(e)
+    return tape.jacobian(s, z)
+''',
+        },
+        "scores": scores(softmax_random=0),
+    },
     # Wrong: z not watched (a constant): the Jacobian is None.
     "softmax_missing_watch": {
         "answers": {
