@@ -89,6 +89,8 @@ def test_in_a_kernel_keys_are_guarded_stderr_is_kept_and_errors_are_explained(tm
         streams = {o.name: o.text for o in cell.outputs if o.output_type == "stream"}
         assert "stderr" not in streams, f"{name}: {streams}"
         outcome[name] = f"{error[0].ename}: {error[0].evalue}" if error else streams.get("stdout", "")
+        if error and error[0].ename == "ExplainedError":  # the explanation opens the traceback: no chained original first
+            assert "ExplainedError" in "".join(error[0].traceback[:2]) and "direct cause" not in "".join(error[0].traceback), name
     assert outcome["key in its own cell"].strip() == "[np.float64(2.0), np.float64(4.0)]"
     assert outcome["key in a later cell"] == ""
     for name in ("key called directly", "key in a comprehension", "key through tf.map_fn"):

@@ -101,8 +101,9 @@ def _show_explained(shell, etype, value, tb, tb_offset=None):
         shell.showtraceback((etype, value, tb), tb_offset=tb_offset)
     else:
         said = f"{etype.__name__}: {value}" if str(value) else etype.__name__
+        # Not chained to the original (its message is quoted): a chained traceback would print the
+        # original first, and Validate's dialog would open on it instead of on the explanation.
         explained = ExplainedError(f"{explanation}\n({said})")
-        explained.__cause__ = value
         shell.showtraceback((ExplainedError, explained, tb), tb_offset=tb_offset)
 
 
