@@ -13,7 +13,7 @@ import collections
 
 Cause = collections.namedtuple("Cause", "title fix")
 
-# The fixed list of causes: notebook 11 asks learners to name them, the doctor names them too.
+# The fixed list of causes: the None-gradient lab asks learners to name them, and the doctor names them too.
 CAUSES = {
     "outside_tape": Cause(
         "part of the computation ran outside the tape (after the `with` block, or inside the gradient call)",
