@@ -11,6 +11,7 @@ import sysconfig
 
 import numpy as np
 
+from .doctor import CAUSES
 from .messages import CheckFailed, NONE_GRADIENT_HINT, NONE_VALUE_HINT, UNCONNECTED_HINT
 from .plots import plot_mismatch
 
@@ -258,6 +259,32 @@ def as_sequence(result, length, what, entries, hint=""):
     if len(result) != length:
         raise CheckFailed(f"{what} has {len(result)} entries, but it should have {length}: {entries}.")
     return list(result)
+
+
+def check_causes(answers, expected, what="causes"):
+    """Check the causes a student named, one code of CAUSES per snippet.
+
+    answers:  the student's {snippet: "code"}.
+    expected: the snippets to answer (a list: only that each answer is a code of the list), or
+              {snippet: "code"} (or a set of codes where several are right) to check the answers too.
+    """
+    if not isinstance(answers, dict):
+        raise CheckFailed(f"the {what} should be a dict {{snippet: cause}}, but it is {type(answers).__name__}.")
+    for snippet in expected:
+        answer = answers.get(snippet)
+        if answer is None or answer == "":
+            raise CheckFailed(f"snippet {snippet!r} has no cause yet: give one code of the list (show_causes() prints it).")
+        if answer not in CAUSES:
+            codes = ", ".join(repr(code) for code in CAUSES)
+            raise CheckFailed(f"snippet {snippet!r}: {answer!r} is not a cause of the list. Use one of: {codes}.")
+    if not isinstance(expected, dict):
+        return
+    for snippet, right in expected.items():
+        right = {right} if isinstance(right, str) else set(right)
+        if answers[snippet] not in right:
+            raise CheckFailed(f"snippet {snippet!r}: you named {answers[snippet]!r} ({CAUSES[answers[snippet]].title}), "
+                              "but that is not what breaks it. Run it again and look at where the path from the "
+                              "source to the target is lost.")
 
 
 # ---------------------------------------------------------------- what the student's code did

@@ -70,3 +70,10 @@ CAUSES = {
         "a value overflowed to inf in the forward pass (exp of a large number), and inf times 0 is NaN",
         "use the stable function (tf.math.softplus for log(1 + exp(x)), tf.nn.softmax, *_with_logits losses)"),
 }
+
+
+def show_causes():
+    """Print the list of causes: the code to name, what it means, and the fix."""
+    width = max(len(code) for code in CAUSES)
+    for code, cause in CAUSES.items():
+        print(f"{code:<{width}}  {cause.title}\n{'':<{width}}  fix: {cause.fix}")
