@@ -492,3 +492,377 @@ def _why_nan(name, note, values, adjoints, target_op):
             return Finding(name, "nan_at_zero", f"the derivative of {op.type} is infinite at this input", _op_line(op))
         return Finding(name, "nan_overflow", f"{op.type} turned a finite gradient into inf or NaN", _op_line(op))
     return Finding(name, "nan_at_zero", "the gradient is not finite", "")
+
+
+# ---------------------------------------------------------------- tape code as written: tape_doctor
+
+_TOOL_FILES = {_OWN_FILE}  # files of the course's own helpers (checks.py adds itself), skipped like libraries
+
+_WORDS = [  # what a line of the tape's block says, when the path from a watched source breaks inside it
+    ("left_tensorflow", r"\.numpy\(|\bfloat\(|\bint\(|\bnp\.|\bnumpy\.|\.predict\(|numpy_function|\.item\(|\.tolist\("),
+    ("stateful", r"\.assign(_add|_sub)?\(|\bnext\(|\biter\(|update_state|\.result\("),
+    ("integer_dtype", r"\bu?int(8|16|32|64)\b"),
+    ("not_differentiable", r"argmax|argmin|\bround\(|floor|ceil|\bsign\(|[<>]|==|!=|greater|less|equal|stop_gradient"),
+]
+_NAN_WORDS = [("nan_unsafe_where", r"\bwhere\("), ("nan_overflow", r"\bexp\(|\*\*\s*\d{2,}|cosh|sinh"),
+              ("nan_at_zero", r".")]
+
+
+class _TapeRecord:
+    """What one tape saw: where its block is, what it watched, what existed before and after it."""
+
+    def __init__(self, tape, frame, clock):
+        self.tape = tape
+        self.filename = frame.f_code.co_filename
+        self.frame_id = id(frame)
+        self.enter_line = frame.f_lineno
+        self.entered = clock
+        self.exited = None
+        self.before = _tensors_in(frame)
+        self.after = {}
+        self.watched = []  # (object, names it had in the learner's frame, line)
+        self.inner_calls = []  # when tapes opened inside this block were asked for gradients, while it recorded
+        self.gradient_clocks = []
+
+    def block_lines(self):
+        """(line number, code) of the `with` block, from the source file (a cell is a file too)."""
+        lines = linecache.getlines(self.filename)
+        if not lines or self.enter_line > len(lines):
+            return []
+        header = lines[self.enter_line - 1]
+        indent = len(header) - len(header.lstrip())
+        block = []
+        for number in range(self.enter_line + 1, len(lines) + 1):
+            text = lines[number - 1]
+            if text.strip() and len(text) - len(text.lstrip()) <= indent:
+                break
+            code = text.split("#")[0].strip()
+            if code:
+                block.append((number, code))
+        return block
+
+
+def _tensors_in(frame):
+    """{id: value} of the tensors, arrays and numbers a frame holds now."""
+    import tensorflow as tf
+
+    return {id(value): value for value in list(frame.f_locals.values())
+            if tf.is_tensor(value) or isinstance(value, (np.ndarray, np.generic, float))}
+
+
+def _names_of(frame, value):
+    return [name for name, bound in list(frame.f_locals.items()) if bound is value and not name.startswith("_")]
+
+
+def _caller(frame):
+    """The learner's frame that called a tape method, or None when TensorFlow itself called it."""
+    while frame is not None and frame.f_code.co_filename in _TOOL_FILES:
+        frame = frame.f_back
+    if frame is None or not _learner_file(frame.f_code.co_filename):
+        return None
+    return frame
+
+
+_RECENT = []  # the findings of the last silent tape_doctor (a check's TapeCalls block)
+
+
+def doctor_says():
+    """The doctor's findings from the student's code the last check ran (in a TapeCalls block), as text."""
+    if not _RECENT:
+        return ""
+    seen, lines = set(), []
+    for finding in _RECENT:
+        if (finding.source, finding.cause) not in seen:
+            seen.add((finding.source, finding.cause))
+            where = f" ({finding.where})" if finding.where else ""
+            lines.append(f"{finding.source}: {CAUSES[finding.cause].title}{where}. Fix: {CAUSES[finding.cause].fix}.")
+    return "The gradient doctor looked at your tape code: " + " ".join(lines)
+
+
+class tape_doctor:
+    """Watch every tape used in a block; say why each gradient that comes back None or NaN does.
+
+        with tape_doctor():
+            ... tape code as you wrote it ...
+
+    Prints its findings when the block ends (report=False keeps quiet); `.findings`, `.causes`.
+    """
+
+    METHODS = ("__enter__", "__exit__", "watch", "gradient")
+
+    def __init__(self, report=True, observe=True):
+        self.report = report
+        self.observe = observe
+
+    def __enter__(self):
+        import tensorflow as tf
+
+        self.findings = []
+        self._records = {}
+        self._all = []  # every record, keeping its tape alive so that no new tape reuses its id
+        self._clock = 0
+        self._were_variables = set()  # names that held a Variable when a gradient was asked for it
+        self._observer = None
+        if self.observe:  # one tape that records the whole block, to see work done outside the learner's tapes
+            self._observer = tf.GradientTape(persistent=True)
+            self._observer.__enter__()
+        self._saved = [(name, tf.GradientTape.__dict__[name]) for name in self.METHODS]
+        for name, original in self._saved:
+            setattr(tf.GradientTape, name, getattr(self, "_" + name.strip("_"))(original))
+        return self
+
+    def __exit__(self, *exc):
+        import tensorflow as tf
+
+        for name, original in self._saved:
+            setattr(tf.GradientTape, name, original)
+        if self._observer is not None:
+            self._observer.__exit__(None, None, None)
+            self._observer = None
+        self._records.clear()
+        self._all.clear()
+        _RECENT[:] = self.findings
+        if self.report and exc[0] is None:
+            print(self)
+        return False
+
+    @property
+    def causes(self):
+        return [finding.cause for finding in self.findings]
+
+    def __str__(self):
+        if not self.findings:
+            return "connected: every gradient asked for in the block is a finite tensor."
+        return "\n".join(str(finding) for finding in self.findings)
+
+    __repr__ = __str__
+
+    def _repr_pretty_(self, printer, cycle):
+        printer.text(str(self))
+
+    def _tick(self):
+        self._clock += 1
+        return self._clock
+
+    # -- the tape's methods, wrapped
+    def _enter(self, original):
+        def enter(tape):
+            with _never_fails():
+                frame = _caller(sys._getframe(1))
+                if frame is not None:
+                    self._records[id(tape)] = _TapeRecord(tape, frame, self._tick())
+                    self._all.append(self._records[id(tape)])
+            return original(tape)
+        return enter
+
+    def _exit(self, original):
+        def exit_(tape, *exc):
+            with _never_fails():
+                record = self._records.get(id(tape))
+                frame = _caller(sys._getframe(1))
+                if record is not None and record.exited is None:
+                    record.exited = self._tick()
+                    if frame is not None:
+                        record.after = _tensors_in(frame)
+            return original(tape, *exc)
+        return exit_
+
+    def _watch(self, original):
+        def watch(tape, tensor):
+            with _never_fails():
+                import tensorflow as tf
+
+                record = self._records.get(id(tape))
+                frame = _caller(sys._getframe(1))
+                if record is not None and frame is not None:
+                    for item in tf.nest.flatten(tensor):
+                        record.watched.append((item, _names_of(frame, item), frame.f_lineno))
+                if self._observer is not None:
+                    original(self._observer, tensor)
+            return original(tape, tensor)
+        return watch
+
+    def _gradient(self, original):
+        def gradient(tape, target, sources, *args, **kwargs):
+            before = None
+            with _never_fails():
+                before = self._before_gradient(tape, target, sources, sys._getframe(1))
+            result = original(tape, target, sources, *args, **kwargs)
+            if before is not None:
+                with _never_fails():
+                    self._after_gradient(tape, target, sources, result, *before)
+            return result
+        return gradient
+
+    def _before_gradient(self, tape, target, sources, caller):
+        """What must be seen before TensorFlow answers (a plain tape forgets what it watched)."""
+        frame = _caller(caller)
+        record = self._records.get(id(tape))
+        if frame is None or record is None:
+            return None
+        clock = self._tick()
+        record.gradient_clocks.append(clock)
+        for other in self._records.values():  # a gradient asked while another tape records: an inner one
+            if other is not record and other.exited is None and other.entered < record.entered:
+                other.inner_calls.append(clock)
+        watched_variables = tape.watched_variables() if tape._tape is not None else ()
+        if target is None:  # TensorFlow raises a TypeError next; the finding says where the None came from
+            self.findings.append(Finding("the target", "no_target", "tape.gradient was asked for the gradient "
+                                         "of None", _line(frame.f_code.co_filename, frame.f_lineno)))
+        return frame, record, watched_variables, clock
+
+    def _after_gradient(self, tape, target, sources, result, frame, record, watched_variables, clock):
+        import tensorflow as tf
+
+        named = [(names[0] if names else None, source) for names, source in
+                 ((_names_of(frame, s), s) for s in tf.nest.flatten(sources))]
+        if isinstance(sources, (list, tuple)) and not sources:
+            self.findings.append(Finding("the list of sources", "wrong_variables", "it is empty: taken "
+                                         "before the model was built?", _line(frame.f_code.co_filename, frame.f_lineno)))
+        for index, ((name, source), grad) in enumerate(zip(named, tf.nest.flatten(result))):
+            label = name or _name(source, index)
+            if grad is None:
+                finding = self._why_none(record, frame, tape, target, source, label, watched_variables,
+                                         [s for _, s in named], clock)
+            elif not _finite(grad):
+                finding = self._why_nan(record, label)
+            else:
+                finding = None
+            if finding is not None:
+                self.findings.append(finding)
+        for name, source in named:
+            if name and _is_variable(source):
+                self._were_variables.add(name)
+
+    # -- the reasons
+    def _why_none(self, record, frame, tape, target, source, label, watched_variables, all_sources, clock):
+        import tensorflow as tf
+
+        here = _line(frame.f_code.co_filename, frame.f_lineno)
+        if _is_integer(target):
+            return Finding("the target", "integer_dtype", f"the target's dtype is {target.dtype.name}", here)
+        if _is_integer(source):
+            return Finding(label, "integer_dtype", f"its dtype is {source.dtype.name}", "")
+        names_now = set(_names_of(frame, source))
+        if _is_variable(source):
+            raw = _raw_variable(source)
+            if not any(raw is variable for variable in watched_variables):
+                if not raw.trainable:
+                    mixed = any(_is_variable(s) and _raw_variable(s).trainable for s in all_sources)
+                    if mixed:
+                        return Finding(label, "wrong_variables", "the list mixes trainable and non-trainable "
+                                       "variables (model.variables?)", here)
+                    return Finding(label, "not_trainable", "trainable=False, and the tape did not watch it", "")
+                if not tape._watch_accessed_variables:
+                    return Finding(label, "not_watched", "the tape has watch_accessed_variables=False", "")
+                if self._observed(target, raw) or self._made_outside(record, target):
+                    return Finding(label, "outside_tape", "it was read, but not while the tape recorded", here)
+                return Finding(label, "unused", "the computation did not read it while the tape recorded", "")
+        elif not any(item is source for item, _, _ in record.watched):
+            for item, names, line in record.watched:
+                if names_now & set(names):
+                    return Finding(label, "watched_other_object", f"the tape watched the object `{names[0]}` held "
+                                   f"at line {line}; then `{names[0]}` was bound to a new tensor",
+                                   _line(record.filename, line))
+            if names_now & self._were_variables:
+                return Finding(label, "variable_replaced", f"`{sorted(names_now & self._were_variables)[0]}` was a "
+                               "Variable at an earlier gradient call and is now a Tensor", "")
+            return Finding(label, "not_watched", "a tensor that is not a Variable, and the tape never watched it", "")
+        # The tape watched the source, yet recorded no path to the target.
+        if self._made_outside(record, target):
+            if self._inner_gradient_after_exit(record):
+                return Finding(label, "inner_gradient_outside", "the target was computed from a gradient asked "
+                               "after the tape's block had closed", here)
+            return Finding(label, "outside_tape", "the target was computed after the tape's block had closed", here)
+        if self._observed(target, source):
+            return Finding(label, "outside_tape", "the path exists, but part of it ran while the tape was not "
+                           "recording", here)
+        return self._broken_inside(record, frame, source, names_now, label)
+
+    def _inner_gradient_after_exit(self, record):
+        """True when a tape opened inside this one's block was asked for its gradient after the block closed."""
+        return any(other is not record and record.entered < other.entered < record.exited
+                   and any(clock > record.exited for clock in other.gradient_clocks) for other in self._all)
+
+    def _made_outside(self, record, target):
+        if record.exited is None:
+            return False
+        return id(target) in record.before or (record.after and id(target) not in record.after)
+
+    def _observed(self, target, source):
+        if self._observer is None:
+            return False
+        try:
+            return self._original_gradient(self._observer, target, _raw_variable(source)) is not None
+        except Exception:  # noqa: BLE001 (an observer that cannot answer is no evidence)
+            return False
+
+    def _original_gradient(self, tape, target, source):
+        return dict(self._saved)["gradient"](tape, target, source)
+
+    def _broken_inside(self, record, frame, source, names_now, label):
+        block = record.block_lines()
+        watch_lines = [line for item, _, line in record.watched if item is source]
+        if watch_lines and names_now:
+            pattern = re.compile(r"\b(" + "|".join(map(re.escape, names_now)) + r")\b")
+            used_before = [(n, code) for n, code in block if n < watch_lines[0] and pattern.search(code)
+                           and ".watch(" not in code]
+            if used_before:
+                return Finding(label, "watched_too_late", f"it is used at line {used_before[0][0]}, and watched "
+                               f"at line {watch_lines[0]}", f"line {used_before[0][0]}: {used_before[0][1]}")
+        arrays = [value for key, value in record.after.items() if key not in record.before
+                  and isinstance(value, (np.ndarray, np.generic, float))]
+        fed = [name for name, value in list(frame.f_locals.items()) if isinstance(value, np.ndarray)
+               and _same_values(value, source)]
+        if fed and not arrays:
+            return Finding(label, "watched_other_object", f"the NumPy array `{fed[0]}` holds the same values: was "
+                           "the computation fed the array instead of the watched tensor?", "")
+        for cause, pattern in _WORDS:
+            for number, code in block:
+                if re.search(pattern, code) and ".watch(" not in code:
+                    return Finding(label, cause, "the path breaks in the tape's block", f"line {number}: {code}")
+        if arrays:
+            return Finding(label, "left_tensorflow", "the block made NumPy values", "")
+        if record.inner_calls:
+            return Finding(label, "none_is_correct", "the target depends on it only through an inner gradient "
+                           "in which it does not appear", "")
+        return Finding(label, "not_differentiable", "the path breaks inside the tape's block (gradient_doctor("
+                       "compute, sources) on the computation finds the operation)", "")
+
+    def _why_nan(self, record, label):
+        block = record.block_lines()
+        for cause, pattern in _NAN_WORDS:
+            for number, code in block:
+                if re.search(pattern, code):
+                    return Finding(label, cause, "the gradient has NaN or inf entries", f"line {number}: {code}")
+        return Finding(label, "nan_at_zero", "the gradient has NaN or inf entries", "")
+
+
+class _never_fails:
+    """Bookkeeping that goes wrong must never change what the learner's code does: its error is dropped."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return exc[0] is not None and issubclass(exc[0], Exception)
+
+
+def _forget_between_cells():
+    """In a notebook, what the doctor said belongs to the cell that ran: forget it when the next one starts."""
+    try:
+        shell = get_ipython()  # noqa: F821 (defined inside IPython)
+    except NameError:
+        return
+    shell.events.register("pre_run_cell", lambda *args: _RECENT.clear())
+
+
+_forget_between_cells()
+
+
+def _same_values(array, tensor):
+    try:
+        other = np.asarray(tensor)
+        return array.shape == other.shape and array.size > 0 and np.allclose(array, other)
+    except (TypeError, ValueError, NotImplementedError):
+        return False
