@@ -371,9 +371,9 @@ def _graph_findings(compute, sources, named, names, broken, eager_target):
 
     try:
         results = tf.function(traced_function, autograph=False)(*tensors_in)
-    except Exception as error:  # noqa: BLE001
-        detail = f"the doctor could not follow the computation into a graph ({type(error).__name__}: {str(error)[:120]})"
-        return [Finding(name, "not_differentiable" if kind == "none" else "nan_at_zero", detail, "") for name, _, kind in broken]
+    except Exception as error:  # noqa: BLE001 (then the words of compute's source are the clue)
+        detail = f"the doctor could not follow the computation into a graph ({type(error).__name__})"
+        return [_from_words(name, compute, kind, detail) for name, _, kind in broken]
     tensors = notes["tensors"]
     values = dict(zip([id(t) for t in tensors], [r.numpy() for r in results[1:1 + len(tensors)]]))
     adjoint_values = iter(results[1 + len(tensors):])
@@ -387,6 +387,20 @@ def _graph_findings(compute, sources, named, names, broken, eager_target):
         else:
             findings.append(_why_nan(name, note, values, adjoints, notes["target_op"]))
     return findings
+
+
+def _from_words(name, compute, kind, detail):
+    """A finding from what compute's source code says, when its graph cannot be built."""
+    try:
+        lines, first = inspect.getsourcelines(compute)
+    except (OSError, TypeError):
+        lines, first = [], 0
+    code = [(first + offset, line.split("#")[0].strip()) for offset, line in enumerate(lines)]
+    for cause, pattern in (_WORDS if kind == "none" else _NAN_WORDS):
+        for number, text in code:
+            if text and re.search(pattern, text):
+                return Finding(name, cause, detail, f"line {number}: {text}")
+    return Finding(name, "not_differentiable" if kind == "none" else "nan_at_zero", detail, "")
 
 
 def _ancestors(op):
