@@ -536,3 +536,28 @@ def test_gradient_doctor_points_at_the_operation():
 def test_gradient_doctor_raises_no_false_alarm(compute, point):
     diagnosis = gradient_doctor(compute, tf.constant(point))
     assert diagnosis.connected, str(diagnosis)
+
+
+def test_gradient_doctor_looks_inside_a_penalty_that_raises():
+    """The seed's Demo 4: the inner tape watched the old interpolate, so tf.norm(None) raises; the doctor says why."""
+    critic = keras.Sequential([keras.Input((2,)), keras.layers.Dense(4, activation="tanh"), keras.layers.Dense(1)])
+    real, fake = tf.ones((3, 2)), tf.zeros((3, 2))
+
+    def gradient_penalty():
+        interpolate = tf.zeros_like(real)
+        with tf.GradientTape() as inner:
+            inner.watch(interpolate)
+            interpolate = 0.5 * real + 0.5 * fake
+            score = critic(interpolate)
+        slope = inner.gradient(score, interpolate)
+        return tf.reduce_mean((tf.norm(slope, axis=1) - 1.0) ** 2)
+    diagnosis = gradient_doctor(gradient_penalty, critic.trainable_variables)
+    assert diagnosis.causes == ["watched_other_object"], str(diagnosis)
+    assert "inner.watch(interpolate)" in diagnosis.findings[0].where
+
+
+def test_tape_doctor_reports_even_when_the_block_raises(capsys):
+    with pytest.raises(TypeError):
+        with tape_doctor():
+            no_return()
+    assert "no_target" in capsys.readouterr().out

@@ -106,12 +106,11 @@ class Finding(collections.namedtuple("Finding", "source cause detail where")):
         return "\n".join(lines)
 
 
-class Diagnosis:
+class Findings:
     """What the doctor found: `findings` (one per broken source), `causes` (their codes), `connected`."""
 
-    def __init__(self, findings, sources_seen):
-        self.findings = list(findings)
-        self.sources_seen = sources_seen
+    findings = ()
+    all_well = "connected: every gradient is a finite tensor."
 
     @property
     def causes(self):
@@ -122,14 +121,21 @@ class Diagnosis:
         return not self.findings
 
     def __str__(self):
-        if not self.findings:
-            return f"connected: every gradient ({self.sources_seen}) is a finite tensor."
-        return "\n".join(str(finding) for finding in self.findings)
+        return "\n".join(str(finding) for finding in self.findings) if self.findings else self.all_well
 
     __repr__ = __str__
 
     def _repr_pretty_(self, printer, cycle):
         printer.text(str(self))
+
+
+class Diagnosis(Findings):
+    """gradient_doctor's answer for one computation."""
+
+    def __init__(self, findings, sources_seen=""):
+        self.findings = list(findings)
+        if sources_seen:
+            self.all_well = f"connected: every gradient ({sources_seen}) is a finite tensor."
 
 
 # ---------------------------------------------------------------- where in the learner's code
@@ -246,16 +252,22 @@ def gradient_doctor(compute, sources):
     with tf.GradientTape(persistent=True) as tape:
         for value in watchable:
             tape.watch(_raw_variable(value) if _is_variable(value) else value)
-        target = _call(compute, sources)
+        with tape_doctor(report=False, observe=False) as inner:  # tapes inside compute (a gradient penalty)
+            try:
+                target = _call(compute, sources)
+            except Exception:
+                if not inner.findings:
+                    raise
+                target = None
+    findings = inner.findings + findings
     if target is None:
-        return Diagnosis([Finding("the target", "no_target", "compute(...) returned None", "")], "")
+        return Diagnosis(findings or [Finding("the target", "no_target", "compute(...) returned None", "")])
     if not tf.is_tensor(target):
-        findings = [f for f in findings if f.cause != "not_watched"]
         breaks = _trace_breaks(compute, sources, named)
         detail = f"compute(...) returned a {type(target).__name__}, not a tensor"
-        return Diagnosis(breaks or [Finding("the target", "left_tensorflow", detail, "")], "")
+        return Diagnosis(breaks or [Finding("the target", "left_tensorflow", detail, "")])
     if _is_integer(target):
-        return Diagnosis([Finding("the target", "integer_dtype", f"the target's dtype is {target.dtype.name}", "")], "")
+        return Diagnosis([Finding("the target", "integer_dtype", f"the target's dtype is {target.dtype.name}", "")])
     found = {finding.source for finding in findings}
     broken = []
     for name, (_, value) in zip(names, named):
@@ -268,7 +280,7 @@ def gradient_doctor(compute, sources):
             broken.append((name, value, "nan"))
     del tape
     if broken:
-        findings += _graph_findings(compute, sources, named, names, broken, target)
+        findings += _graph_findings(compute, sources, named, names, broken)
     return Diagnosis(findings, ", ".join(str(name) for name in names))
 
 
@@ -329,7 +341,7 @@ def _symbolic_sources(sources):
     return rebuild
 
 
-def _graph_findings(compute, sources, named, names, broken, eager_target):
+def _graph_findings(compute, sources, named, names, broken):
     """Trace compute into a graph and find, for each broken source, the operation where its gradient stops."""
     import tensorflow as tf
 
@@ -528,7 +540,6 @@ class _TapeRecord:
     def __init__(self, tape, frame, clock):
         self.tape = tape
         self.filename = frame.f_code.co_filename
-        self.frame_id = id(frame)
         self.enter_line = frame.f_lineno
         self.entered = clock
         self.exited = None
@@ -593,7 +604,7 @@ def doctor_says():
     return "The gradient doctor looked at your tape code: " + " ".join(lines)
 
 
-class tape_doctor:
+class tape_doctor(Findings):
     """Watch every tape used in a block; say why each gradient that comes back None or NaN does.
 
         with tape_doctor():
@@ -636,23 +647,11 @@ class tape_doctor:
         self._records.clear()
         self._all.clear()
         _RECENT[:] = self.findings
-        if self.report and exc[0] is None:
+        if self.report:  # also when the block raised: a None found here is often why
             print(self)
         return False
 
-    @property
-    def causes(self):
-        return [finding.cause for finding in self.findings]
-
-    def __str__(self):
-        if not self.findings:
-            return "connected: every gradient asked for in the block is a finite tensor."
-        return "\n".join(str(finding) for finding in self.findings)
-
-    __repr__ = __str__
-
-    def _repr_pretty_(self, printer, cycle):
-        printer.text(str(self))
+    all_well = "connected: every gradient asked for in the block is a finite tensor."
 
     def _tick(self):
         self._clock += 1
@@ -723,9 +722,9 @@ class tape_doctor:
         if target is None:  # TensorFlow raises a TypeError next; the finding says where the None came from
             self.findings.append(Finding("the target", "no_target", "tape.gradient was asked for the gradient "
                                          "of None", _line(frame.f_code.co_filename, frame.f_lineno)))
-        return frame, record, watched_variables, clock
+        return frame, record, watched_variables
 
-    def _after_gradient(self, tape, target, sources, result, frame, record, watched_variables, clock):
+    def _after_gradient(self, tape, target, sources, result, frame, record, watched_variables):
         import tensorflow as tf
 
         named = [(names[0] if names else None, source) for names, source in
@@ -737,7 +736,7 @@ class tape_doctor:
             label = name or _name(source, index)
             if grad is None:
                 finding = self._why_none(record, frame, tape, target, source, label, watched_variables,
-                                         [s for _, s in named], clock)
+                                         [s for _, s in named])
             elif not _finite(grad):
                 finding = self._why_nan(record, label)
             else:
@@ -749,7 +748,7 @@ class tape_doctor:
                 self._were_variables.add(name)
 
     # -- the reasons
-    def _why_none(self, record, frame, tape, target, source, label, watched_variables, all_sources, clock):
+    def _why_none(self, record, frame, tape, target, source, label, watched_variables, all_sources):
         import tensorflow as tf
 
         here = _line(frame.f_code.co_filename, frame.f_lineno)
