@@ -166,7 +166,7 @@ def check_close(actual, expected, what="the result", *, at=None, at_name="x", mi
         lines = [f"{what} contains NaN or inf at {int(np.count_nonzero(bad))} of {bad.size} points:"
                  " a division by zero, a log or sqrt of 0, or an overflow on the way?"]
         lines += _describe_points(actual, expected, bad, at, at_name)
-        raise CheckFailed("\n".join(lines))
+        raise CheckFailed("\n".join(lines + [doctor_says()]).strip())
     off = ~np.isclose(actual, expected, rtol=rtol, atol=atol)
     if off.any():
         _fail(what, actual, expected, off, at, at_name, rtol, atol, mistakes)
