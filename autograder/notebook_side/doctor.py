@@ -532,6 +532,15 @@ _WORDS = [  # what a line of the tape's block says, when the path from a watched
 ]
 _NAN_WORDS = [("nan_unsafe_where", r"\bwhere\("), ("nan_overflow", r"\bexp\(|\*\*\s*\d{2,}|cosh|sinh"),
               ("nan_at_zero", r".")]
+_WORD_DETAILS = {
+    "left_tensorflow": "this line turns a tensor into NumPy or Python values, which the tape cannot follow",
+    "stateful": "this line goes through state (an assign, an iterator, a metric), which has no gradient",
+    "integer_dtype": "this line makes integer values, which carry no gradient",
+    "not_differentiable": "this line uses an operation whose gradient is None",
+    "nan_unsafe_where": "the gradient is NaN or inf, and this tf.where has a branch that is not safe everywhere",
+    "nan_overflow": "the gradient is NaN or inf, and this line can overflow to inf",
+    "nan_at_zero": "the gradient is NaN or inf, and this line has an infinite derivative somewhere (at 0?)",
+}
 
 
 class _TapeRecord:
@@ -833,7 +842,7 @@ class tape_doctor(Findings):
         for cause, pattern in _WORDS:
             for number, code in block:
                 if re.search(pattern, code) and ".watch(" not in code:
-                    return Finding(label, cause, "the path breaks in the tape's block", f"line {number}: {code}")
+                    return Finding(label, cause, _WORD_DETAILS[cause], f"line {number}: {code}")
         if arrays:
             return Finding(label, "left_tensorflow", "the block made NumPy values", "")
         if record.inner_calls:
@@ -846,8 +855,8 @@ class tape_doctor(Findings):
         block = record.block_lines()
         for cause, pattern in _NAN_WORDS:
             for number, code in block:
-                if re.search(pattern, code):
-                    return Finding(label, cause, "the gradient has NaN or inf entries", f"line {number}: {code}")
+                if re.search(pattern, code) and ".watch(" not in code:
+                    return Finding(label, cause, _WORD_DETAILS[cause], f"line {number}: {code}")
         return Finding(label, "nan_at_zero", "the gradient has NaN or inf entries", "")
 
 
