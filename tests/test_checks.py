@@ -335,6 +335,15 @@ def _gradient_of(target):
     return tape.gradient(target, x)
 
 
+def _zero_for_an_unconnected_keras_variable():
+    import keras
+
+    used, unused = keras.Variable(1.0), keras.Variable(2.0)
+    with tf.GradientTape() as tape:
+        y = used * 3.0
+    return tape.gradient(y, [used, unused], unconnected_gradients=tf.UnconnectedGradients.ZERO)
+
+
 @pytest.mark.parametrize("make_error, explanation", [
     (lambda: tf.constant(1.0, tf.float64) * tf.constant(2.0), "Two tensors of different dtypes met in one operation (Mul)"),
     (lambda: tf.GradientTape().__enter__().watch(3.0), "tape.watch needs a tensor, and this is a Python float"),
@@ -345,6 +354,7 @@ def _gradient_of(target):
     (lambda: _gradient_of(None), "tape.gradient was asked for the gradient of None"),
     (lambda: dict.get({}, "dy_dx").numpy(), "A value that should be a tensor is None, so it has no .numpy"),
     (lambda: tf.reshape(tf.constant([5.0]), [3]), "One number came where 3 were expected. If this comes from tape.gradient"),
+    (_zero_for_an_unconnected_keras_variable, "unconnected_gradients=ZERO cannot make zeros for a Keras 3 Variable"),
 ])
 def test_errors_a_learner_meets_are_explained(make_error, explanation):
     with pytest.raises(Exception) as failure:

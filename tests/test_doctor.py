@@ -167,6 +167,16 @@ def layer_never_called():
     return tape.gradient(y, used.trainable_variables + forgotten.trainable_variables)
 
 
+def auxiliary_head_left_out():
+    inputs = keras.Input((2,))
+    hidden = keras.layers.Dense(3, activation="tanh")(inputs)
+    model = keras.Model(inputs, [keras.layers.Dense(1)(hidden), keras.layers.Dense(1)(hidden)])
+    with tf.GradientTape() as tape:
+        main, aux = model(tf.ones((4, 2)))
+        loss = tf.reduce_mean((main - 1.0) ** 2)
+    return tape.gradient(loss, model.trainable_variables)
+
+
 def argmax_in_loss():
     v = tf.Variable([1.0, 3.0, 2.0])
     with tf.GradientTape() as tape:
@@ -332,6 +342,7 @@ BROKEN_TAPE_CODE = {
     model_variables_with_batchnorm: "wrong_variables",
     list_taken_before_build: "wrong_variables",
     layer_never_called: "unused",
+    auxiliary_head_left_out: "unused",
     argmax_in_loss: "not_differentiable",
     rounding: "not_differentiable",
     comparison_cast_to_float: "not_differentiable",
@@ -505,6 +516,7 @@ def test_gradient_doctor_on_variables_and_models():
     assert gradient_doctor(lambda: _frozen * 2.0, _frozen).causes == ["not_trainable"]
     assert gradient_doctor(lambda x: x * x, tf.constant(3)).causes == ["integer_dtype"]
     assert gradient_doctor(lambda x, y: y * 2.0, [tf.constant(1.0), tf.constant(2.0)]).causes == ["unused"]
+    assert gradient_doctor(lambda x, y: (tf.sin(x), y * 2.0)[1], [tf.constant(1.0), tf.constant(2.0)]).causes == ["unused"]
     model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
     predicted = gradient_doctor(lambda x: model.predict(x[None], verbose=0), tf.constant([1.0, 2.0]))
     assert predicted.causes == ["left_tensorflow"] and "model.predict" in predicted.findings[0].where

@@ -285,7 +285,7 @@ def check_causes(answers, expected, what="causes"):
         if answers[snippet] not in right:
             raise CheckFailed(f"snippet {snippet!r}: you named {answers[snippet]!r} ({CAUSES[answers[snippet]].title}), "
                               "but that is not what breaks it. Run it again and look at where the path from the "
-                              "source to the target is lost.")
+                              "source to the target is lost (for a NaN: at the first operation that makes an inf).")
 
 
 # ---------------------------------------------------------------- what the student's code did

@@ -44,7 +44,8 @@ CAUSES = {
         "before the model was built, which is empty)",
         "ask for model.trainable_variables, after the model has been called once"),
     "unused": Cause(
-        "the computation never used this variable (a layer defined but never called, another model's variable)",
+        "the target never used this variable (an output left out of the loss, a layer built but never called, "
+        "another model's variable)",
         "call the layer, or leave its variables out of the list"),
     "not_differentiable": Cause(
         "an operation with no gradient on the path (argmax, round, floor, a comparison cast to float)",
@@ -67,7 +68,8 @@ CAUSES = {
     "none_is_correct": Cause(
         "None is the right answer: the target does not depend on this source's value (a critic's output "
         "bias does not appear in its input gradient)",
-        "nothing to fix; pass unconnected_gradients=tf.UnconnectedGradients.ZERO if you want zeros"),
+        "nothing to fix; where an optimizer needs a number, put tf.zeros_like(v) in its place "
+        "(unconnected_gradients=ZERO fails on Keras 3 Variables in TensorFlow 2.21)"),
     "no_target": Cause(
         "the target is None: the code that computes it returned nothing",
         "`return` the result from the function that computes the target"),
@@ -192,6 +194,12 @@ def _is_integer(value):
     return dtype is not None and not getattr(dtype, "is_floating", True) and not getattr(dtype, "is_complex", False)
 
 
+def _is_float_tensor(value):
+    import tensorflow as tf
+
+    return tf.is_tensor(value) and not _is_variable(value) and value.dtype.is_floating
+
+
 def _finite(value):
     try:
         return bool(np.all(np.isfinite(np.asarray(value))))
@@ -280,7 +288,7 @@ def gradient_doctor(compute, sources):
             broken.append((name, value, "nan"))
     del tape
     if broken:
-        findings += _graph_findings(compute, sources, named, names, broken)
+        findings += _graph_findings(compute, sources, named, names, broken, inner.asked_gradients)
     return Diagnosis(findings, ", ".join(str(name) for name in names))
 
 
@@ -341,7 +349,7 @@ def _symbolic_sources(sources):
     return rebuild
 
 
-def _graph_findings(compute, sources, named, names, broken):
+def _graph_findings(compute, sources, named, names, broken, inner_gradients):
     """Trace compute into a graph and find, for each broken source, the operation where its gradient stops."""
     import tensorflow as tf
 
@@ -370,7 +378,8 @@ def _graph_findings(compute, sources, named, names, broken):
         path_tensors = []
         for name, _, _ in broken:
             descendants = _descendants([t.op for t in starts.get(name, [])] + [t.op for t in starts.get(name + "\0handle", [])])
-            notes[name] = {"ancestors": ancestors, "descendants": descendants, "starts": starts.get(name, [])}
+            notes[name] = {"ancestors": ancestors, "descendants": descendants, "starts": starts.get(name, []),
+                       "inner_gradients": inner_gradients}
             for op in descendants & ancestors:
                 path_tensors += [t for t in op.outputs if t.dtype.is_floating]
             path_tensors += [t for t in starts.get(name, []) if t.dtype.is_floating]
@@ -451,9 +460,11 @@ def _why_none(name, value, note, adjoints):
         op = stateful[0]
         return Finding(name, "stateful", f"its value goes through {op.type}, which keeps state and has no "
                        "gradient", _op_line(op))
+    if not path and note["inner_gradients"]:
+        return Finding(name, "none_is_correct", "the target depends on it only through an inner gradient, in "
+                       "which it does not appear", "")
     if not path:
-        return Finding(name, "none_is_correct", "the computation reads it, but nothing it feeds reaches the target",
-                       "")
+        return Finding(name, "unused", "the computation reads it, but nothing it feeds reaches the target", "")
     # The operation where the gradient stops: on the path, its output has a gradient and its input none.
     for op in _in_order(path):
         if op.type in _SHAPE_OPS:
@@ -634,6 +645,7 @@ class tape_doctor(Findings):
         self.findings = []
         self._records = {}
         self._all = []  # every record, keeping its tape alive so that no new tape reuses its id
+        self._finished = []
         self._clock = 0
         self._were_variables = set()  # names that held a Variable when a gradient was asked for it
         self._observer = None
@@ -654,6 +666,7 @@ class tape_doctor(Findings):
             self._observer.__exit__(None, None, None)
             self._observer = None
         self._records.clear()
+        self._finished = list(self._all)
         self._all.clear()
         _RECENT[:] = self.findings
         if self.report:  # also when the block raised: a None found here is often why
@@ -661,6 +674,11 @@ class tape_doctor(Findings):
         return False
 
     all_well = "connected: every gradient asked for in the block is a finite tensor."
+
+    @property
+    def asked_gradients(self):
+        """True when the block asked its tapes for a gradient: inside gradient_doctor's tape, double backprop."""
+        return any(record.gradient_clocks for record in self._finished)
 
     def _tick(self):
         self._clock += 1
@@ -834,10 +852,10 @@ class tape_doctor(Findings):
                                f"at line {watch_lines[0]}", f"line {used_before[0][0]}: {used_before[0][1]}")
         arrays = [value for key, value in record.after.items() if key not in record.before
                   and isinstance(value, (np.ndarray, np.generic, float))]
-        fed = [name for name, value in list(frame.f_locals.items()) if isinstance(value, np.ndarray)
-               and _same_values(value, source)]
-        if fed and not arrays:
-            return Finding(label, "watched_other_object", f"the NumPy array `{fed[0]}` holds the same values: was "
+        twins = [name for name, value in list(frame.f_locals.items()) if isinstance(value, np.ndarray)
+                 and _same_values(value, source)]
+        if twins and not arrays:
+            return Finding(label, "watched_other_object", f"the NumPy array `{twins[0]}` holds the same values: was "
                            "the computation fed the array instead of the watched tensor?", "")
         for cause, pattern in _WORDS:
             for number, code in block:
@@ -848,8 +866,22 @@ class tape_doctor(Findings):
         if record.inner_calls:
             return Finding(label, "none_is_correct", "the target depends on it only through an inner gradient "
                            "in which it does not appear", "")
+        fed = self._values_fed_by(record, frame, source)
+        if fed:
+            return Finding(label, "unused", f"it reaches `{fed[0]}`, which the target does not use", "")
         return Finding(label, "not_differentiable", "the path breaks inside the tape's block (gradient_doctor("
                        "compute, sources) on the computation finds the operation)", "")
+
+    def _values_fed_by(self, record, frame, source):
+        """Names of the block's new tensors that depend on the source (asked of the observer tape)."""
+        if self._observer is None:
+            return []
+        names = []
+        for name, value in list(frame.f_locals.items()):
+            if id(value) in record.after and id(value) not in record.before and _is_float_tensor(value):
+                if self._observed(value, source):
+                    names.append(name)
+        return names
 
     def _why_nan(self, record, label):
         block = record.block_lines()

@@ -72,6 +72,11 @@ EXPLANATIONS = [
      r"'NoneType' object has no attribute '(\w+)'",
      "A value that should be a tensor is None, so it has no .{0}: did a function `return` its result, or did "
      "a gradient come back None (the tape recorded no path from the source to the target)?"),
+    ("AttributeError",
+     r"'str' object has no attribute '_type_enum'",
+     "unconnected_gradients=ZERO cannot make zeros for a Keras 3 Variable (its dtype is the string 'float32'). "
+     "Ask without ZERO and put zeros in place of each None yourself: [tf.zeros_like(v) if g is None else g "
+     "for g, v in zip(grads, variables)], or pass [v.value for v in variables], the tf.Variables underneath."),
     ("NotImplementedError",
      r"^$",
      "This exercise is not done yet: in its function, replace the line that raises NotImplementedError "
