@@ -18,7 +18,7 @@ help:
 	@echo "make build  - regenerate release/, notebooks/, setup cells and the README course map from source/"
 	@echo "make lint   - check the source notebooks' grade ids, points, markers and setup cells"
 	@echo "make grade ASSIGNMENT=01_first_gradient - autograde every submission, then feedback and grades.csv"
-	@echo "make bench  - time TensorFlow's import and each notebook top to bottom"
+	@echo "make bench  - time TensorFlow's import and each notebook top to bottom, graded and in full"
 
 env: $(STAMP)
 

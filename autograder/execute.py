@@ -12,8 +12,11 @@ from nbclient import NotebookClient
 KERNEL_ENV = {"TF_CPP_MIN_LOG_LEVEL": "3", "TF_ENABLE_ONEDNN_OPTS": "0", "MPLBACKEND": "Agg"}
 
 
-def run(nb, cwd: Path, *, timeout: int = 300, allow_errors: bool = False):
-    """Execute `nb` in place in a python3 kernel started in `cwd`; returns (nb, seconds per code cell)."""
+def run(nb, cwd: Path, *, timeout: int = 300, allow_errors: bool = False, env: dict | None = None):
+    """Execute `nb` in place in a python3 kernel started in `cwd`; returns (nb, seconds per code cell).
+
+    env: more environment variables for the kernel (NBGRADER_EXECUTION, to run it as nbgrader does).
+    """
     timings = {}
     started = {}
 
@@ -28,9 +31,8 @@ def run(nb, cwd: Path, *, timeout: int = 300, allow_errors: bool = False):
         resources={"metadata": {"path": str(cwd)}},
         on_cell_execute=on_cell_execute, on_cell_executed=on_cell_executed,
     )
-    env = {**os.environ, **KERNEL_ENV}
     # The kernel process's own stderr (ipykernel's start-up notices) is not the notebook's output.
-    client.execute(env=env, stderr=subprocess.DEVNULL)
+    client.execute(env={**os.environ, **KERNEL_ENV, **(env or {})}, stderr=subprocess.DEVNULL)
     return nb, timings
 
 

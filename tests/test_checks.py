@@ -280,6 +280,32 @@ def test_tape_calls_restore_the_tape_and_catch_a_closed_form():
         checks.check_tape_calls(tapes, "square_slope(3.0)", any=(1, None))
 
 
+def test_tape_calls_restore_every_tape_method_and_let_the_checks_name_the_doctors_cause():
+    originals = {name: tf.GradientTape.__dict__[name] for name in ("__enter__", "__exit__", "watch", "gradient")}
+
+    def unwatched_slope(x):
+        x = tf.constant(x)
+        with tf.GradientTape() as tape:
+            y = x * x
+        return tape.gradient(y, x)
+
+    def norm_slope(x):
+        x = tf.constant(x)
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.norm(x)
+        return tape.gradient(y, x)
+    with checks.TapeCalls():
+        answer = unwatched_slope(3.0)
+    assert {name: tf.GradientTape.__dict__[name] for name in originals} == originals
+    with pytest.raises(CheckFailed, match="The gradient doctor looked at your tape code: x: the source is a tensor the tape does not watch"):
+        check_gradient(answer, 6.0)
+    with checks.TapeCalls():
+        answer = norm_slope([0.0, 0.0])
+    with pytest.raises(CheckFailed, match="contains NaN or inf(.|\n)*The gradient doctor(.|\n)*infinite derivative"):
+        check_gradient(answer, [1.0, 1.0])
+
+
 def _compiled(source, filename, namespace):
     """Run `source` as if it were the notebook cell `filename`."""
     exec(compile(source, filename, "exec"), namespace)

@@ -56,10 +56,30 @@ def test_self_study_edition_runs_alone_with_its_solutions(name):
     assert "raise NotImplementedError()" not in "\n".join(cell.source for cell in nb.cells)
     blocker = nbformat.v4.new_code_cell('import sys\nsys.modules["autograder"] = None  # import autograder -> ImportError')
     nb.cells.insert(0, blocker)
+    setup = next(i for i, cell in enumerate(nb.cells) if cell.source.startswith("#@title Setup"))
+    nb.cells.insert(setup + 1, nbformat.v4.new_code_cell(DOCTOR_COLLECTOR))
+    nb.cells.append(nbformat.v4.new_code_cell('print("doctor:", sorted(set(_doctor_found)))'))
     with tempfile.TemporaryDirectory() as cwd:  # nothing of the repository beside it, as in Colab
         run(nb, Path(cwd), allow_errors=True)
     assert errors(nb) == []
     assert stderr_outputs(nb) == []
+    said = "".join(o.get("text", "") for o in nb.cells[-1].outputs)
+    assert said.startswith("doctor:"), said
+    # Correct code raises no alarm: the only cause the doctor may name on the solutions is a None that is right.
+    found = eval(said[len("doctor:"):])  # a printed list of (source, cause) pairs
+    assert {cause for _, cause in found} <= {"none_is_correct"}, found
+
+
+# Every check's TapeCalls block runs a quiet doctor; this keeps what it found on the solutions.
+DOCTOR_COLLECTOR = """
+_doctor_found = []
+_exit_tape_calls = TapeCalls.__exit__
+def _collecting_exit(self, *exc):
+    result = _exit_tape_calls(self, *exc)
+    _doctor_found.extend((finding.source, finding.cause) for finding in self._doctor.findings)
+    return result
+TapeCalls.__exit__ = _collecting_exit
+"""
 
 
 @pytest.mark.parametrize("name", ASSIGNMENTS)

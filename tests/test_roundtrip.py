@@ -104,11 +104,13 @@ def test_every_synthetic_submission_gets_its_exact_score(tmp_path, name):
         assert scores(a, student) == pytest.approx(wanted), student
     assert any(score < sum(full.values()) for score in map(lambda s: sum(scores(a, s).values()), cases))
 
-    # feedback for everyone, without the hidden tests' source
+    # feedback for everyone, without the hidden tests' source, with what the checks said
     for student in expected:
         html = (tmp_path / "feedback" / student / name / f"{name}.html").read_text()
         assert "BEGIN HIDDEN TESTS" not in html
         assert not [line for line in hidden_lines(a) if line in html], "hidden test source leaked into feedback"
+        for phrase in cases.get(student, {}).get("feedback", []):
+            assert phrase in html, f"{student}: the feedback should say {phrase!r}"
     # the CSV has every student's total
     with open(tmp_path / "grades.csv") as file:
         rows = {row["student_id"]: row for row in csv.DictReader(file)}

@@ -53,6 +53,12 @@ def calls_it_in_a_comprehension(x):
 def calls_it_through_tf(x):
     return tf.map_fn(expected_slope, tf.constant([x]))[0]
 
+def unwatched(x):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as tape:
+        y = x * x
+    return tape.gradient(y, x)
+
 def chatty(x):
     import logging
     print("debug", file=sys.stderr)
@@ -74,6 +80,11 @@ GRADE_CELLS = {
     "a None plotted": "plot_derivative([1.0, 2.0, 3.0], [1.0, 4.0, 9.0], None)",
     "a None subscripted": "grads = None\ngrads['w']",
     "another error": "{}['missing']",
+    "doctor in a check": "with TapeCalls() as tapes:\n    answer = unwatched(3.0)\ncheck_gradient(answer, expected_slope(3.0))",
+    "no stale doctor": "check_gradient(None, expected_slope(3.0))",
+    "tape_doctor": "x = tf.constant(2.0)\nwith tape_doctor():\n    with tf.GradientTape() as tape:\n        y = x * x\n"
+                   "        tape.watch(x)\n    tape.gradient(y, x)",
+    "gradient_doctor": "print(gradient_doctor(lambda x: tf.round(x) * 2.0, tf.constant(2.0)))",
 }
 
 
@@ -102,3 +113,8 @@ def test_in_a_kernel_keys_are_guarded_stderr_is_kept_and_errors_are_explained(tm
     assert outcome["a None plotted"].startswith("CheckFailed: Nothing to plot: the tape's derivative is None")
     assert outcome["a None subscripted"].startswith("ExplainedError: A value that should be a result is None")
     assert outcome["another error"] == "KeyError: 'missing'"
+    assert "The gradient doctor looked at your tape code: x: the source is a tensor the tape does not watch" in \
+        outcome["doctor in a check"], outcome["doctor in a check"]
+    assert outcome["no stale doctor"].startswith("CheckFailed") and "doctor" not in outcome["no stale doctor"]
+    assert "x: watched_too_late" in outcome["tape_doctor"] and "line 4: y = x * x" in outcome["tape_doctor"]
+    assert "x: not_differentiable" in outcome["gradient_doctor"] and "operation Round" in outcome["gradient_doctor"]

@@ -11,11 +11,12 @@ import sysconfig
 
 import numpy as np
 
-from .doctor import CAUSES
+from .doctor import CAUSES, _TOOL_FILES, doctor_says, tape_doctor
 from .messages import CheckFailed, NONE_GRADIENT_HINT, NONE_VALUE_HINT, UNCONNECTED_HINT
 from .plots import plot_mismatch
 
 MAX_POINTS_LISTED = 5
+_TOOL_FILES.add(sys._getframe().f_code.co_filename)  # the doctor looks past these checks to the student's code
 
 
 def _to_numpy(value, what):
@@ -136,7 +137,7 @@ def check_close(actual, expected, what="the result", *, at=None, at_name="x", mi
     none_hint: what a None answer most likely means here.
     """
     if actual is None:
-        raise CheckFailed(f"{what} is None: {none_hint}")
+        raise CheckFailed(f"{what} is None: {none_hint} {doctor_says()}".strip())
     actual = _to_numpy(actual, what)
     expected = np.asarray(expected, dtype=np.float64)
     if actual.shape != expected.shape:
@@ -165,7 +166,7 @@ def check_close(actual, expected, what="the result", *, at=None, at_name="x", mi
         lines = [f"{what} contains NaN or inf at {int(np.count_nonzero(bad))} of {bad.size} points:"
                  " a division by zero, a log or sqrt of 0, or an overflow on the way?"]
         lines += _describe_points(actual, expected, bad, at, at_name)
-        raise CheckFailed("\n".join(lines))
+        raise CheckFailed("\n".join(lines + [doctor_says()]).strip())
     off = ~np.isclose(actual, expected, rtol=rtol, atol=atol)
     if off.any():
         _fail(what, actual, expected, off, at, at_name, rtol, atol, mistakes)
@@ -331,6 +332,7 @@ class TapeCalls:
 
     Only the student's own calls count (jacobian calls gradient inside TensorFlow; that is not counted).
     A function under tf.function asks its tapes only while it is traced (the first call per input shape).
+    The gradient doctor watches the block too, so a check that then meets a None names its cause.
     """
 
     METHODS = (("GradientTape", ("gradient", "jacobian", "batch_jacobian")), ("ForwardAccumulator", ("jvp",)))
@@ -341,6 +343,7 @@ class TapeCalls:
         self.calls = collections.Counter()
         self._saved = []
         self._depth = 0
+        self._doctor = tape_doctor(report=False, observe=False).__enter__()  # patched first: counting wraps it
         for owner in (tf.GradientTape, tf.autodiff.ForwardAccumulator):
             for name in dict(self.METHODS)[owner.__name__]:
                 original = owner.__dict__[name]
@@ -368,6 +371,7 @@ class TapeCalls:
     def __exit__(self, *exc):
         for owner, name, original in self._saved:
             setattr(owner, name, original)
+        self._doctor.__exit__(None, None, None)
         return False
 
 

@@ -168,6 +168,7 @@ SUBMISSIONS = {
             "01_first_gradient_lstsq_random": 2.0,
             "01_first_gradient_frozen_values": 0.0,
         },
+        "feedback": ["The gradient doctor looked at your tape code: x: the source is a tensor the tape does not watch"],
     },
     # Wrong by a constant factor: the gradient of the mean instead of the sum (1/n on the grid, 1/N in Ex3).
     "wrong_factor": {

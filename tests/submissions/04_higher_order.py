@@ -180,6 +180,7 @@ def nth_derivative(f, x, n):
         "scores": scores(second_tanh=0, second_other_functions=0, mixed_seed=0, mixed_other_functions=0,
                          motion_free_fall=0, motion_other=0, motion_uniform=0, residual_solutions=0,
                          residual_other=0, nth_sin=0, nth_other_functions=0),
+        "feedback": ["The gradient doctor looked at your tape code: x: the inner gradient was taken after the outer"],
     },
     # Wrong: a first derivative where a second was asked (Ex 1 one tape, Ex 4 u' + π²u, Ex 5 one order short).
     "first_derivative_only": {

@@ -3,7 +3,8 @@
 Each NN_name.py defines SUBMISSIONS = {student: {"answers": ..., "scores": ...}}: "answers" maps a
 solution cell's grade id to the whole source the student wrote in it (solution cells not listed
 keep the source notebook's solution), "scores" maps every grade cell id to the exact points that
-submission must get. The round trip adds two submissions of its own to every notebook: "correct"
+submission must get, and an optional "feedback" lists phrases that student's feedback must show
+(what the checks and the gradient doctor told them). The round trip adds two submissions of its own to every notebook: "correct"
 (the source's solutions, full marks) and "blank" (the release stubs, no points).
 """
 import nbformat

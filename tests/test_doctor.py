@@ -1,0 +1,563 @@
+"""The gradient doctor names the right cause for each kind of broken tape code, and stays quiet on working code.
+
+Each case is tape code as a learner writes it: tape_doctor must name its cause (the code of CAUSES);
+gradient_doctor must do the same for a computation. Several cases are variations of one cause
+written differently, so the doctor does not depend on one spelling.
+"""
+import numpy as np
+import pytest
+
+tf = pytest.importorskip("tensorflow")
+keras = pytest.importorskip("keras")
+
+from autograder.notebook_side.doctor import CAUSES, gradient_doctor, tape_doctor  # noqa: E402
+
+
+# ---------------------------------------------------------------- tape code as written
+
+def outside_after_block():
+    v = tf.Variable(2.0)
+    with tf.GradientTape() as tape:
+        prediction = v * 2.0
+    loss = tf.square(prediction - 1.0)
+    return tape.gradient(loss, v)
+
+
+def outside_inside_the_call():
+    x = tf.constant(3.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+    return tape.gradient(tf.sin(x), x)
+
+
+def outside_negated_loss():
+    model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+    with tf.GradientTape() as tape:
+        score = tf.reduce_mean(model(tf.ones((3, 2))))
+    return tape.gradient(-score, model.trainable_variables)
+
+
+def generator_outside_its_tape():
+    generator = keras.Sequential([keras.Input((2,)), keras.layers.Dense(2)])
+    fake = generator(tf.ones((4, 2)))
+    with tf.GradientTape() as tape:
+        loss = -tf.reduce_mean(fake)
+    return tape.gradient(loss, generator.trainable_variables)
+
+
+def numpy_inside():
+    v = tf.Variable([1.0, 2.0])
+    with tf.GradientTape() as tape:
+        y = tf.convert_to_tensor(np.sum(v.numpy() ** 2))
+    return tape.gradient(y, v)
+
+
+def numpy_function_inside():
+    v = tf.Variable([1.0, 2.0])
+    with tf.GradientTape() as tape:
+        squared = np.square(v)
+        y = tf.reduce_sum(tf.constant(squared))
+    return tape.gradient(y, v)
+
+
+def python_float_inside():
+    v = tf.Variable(3.0)
+    with tf.GradientTape() as tape:
+        y = tf.constant(float(v * v))
+    return tape.gradient(y, v)
+
+
+def predict_inside():
+    model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(model.predict(np.ones((2, 2)), verbose=0))
+    return tape.gradient(y, model.trainable_variables)
+
+
+def constant_not_watched():
+    x = tf.constant(3.0)
+    with tf.GradientTape() as tape:
+        y = x * x
+    return tape.gradient(y, x)
+
+
+def list_of_constants_not_watched():
+    a, b = tf.constant(1.0), tf.constant(2.0)
+    with tf.GradientTape() as tape:
+        tape.watch(a)
+        z = a * b
+    return tape.gradient(z, [a, b])
+
+
+def watched_after_use():
+    x = tf.constant(3.0)
+    with tf.GradientTape() as tape:
+        y = x * x
+        tape.watch(x)
+    return tape.gradient(y, x)
+
+
+def watched_after_use_through_a_function():
+    inputs = tf.constant([1.0, 2.0])
+    with tf.GradientTape() as tape:
+        total = tf.reduce_sum(tf.exp(inputs))
+        tape.watch(inputs)
+    return tape.gradient(total, inputs)
+
+
+def rebound_after_watch():
+    x = tf.constant(3.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        x = tf.constant(4.0)
+        y = x * x
+    return tape.gradient(y, x)
+
+
+def demo_4_order():
+    critic = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+    real, fake = tf.ones((3, 2)), tf.zeros((3, 2))
+    interpolate = tf.zeros((3, 2))
+    with tf.GradientTape() as inner:
+        inner.watch(interpolate)
+        interpolate = 0.5 * real + 0.5 * fake
+        score = critic(interpolate)
+    return inner.gradient(score, interpolate)
+
+
+def fed_the_numpy_array():
+    model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+    x_np = np.array([[1.0, 2.0]], dtype=np.float32)
+    x = tf.convert_to_tensor(x_np)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = model(x_np)
+    return tape.gradient(y, x)
+
+
+def model_variables_with_batchnorm():
+    model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(3), keras.layers.BatchNormalization(),
+                              keras.layers.Dense(1)])
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(model(tf.ones((4, 2)), training=True))
+    return tape.gradient(y, model.variables)
+
+
+def list_taken_before_build():
+    class Model(keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.dense = keras.layers.Dense(1)
+
+        def call(self, x):
+            return self.dense(x)
+    model = Model()
+    variables = model.trainable_variables
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(model(tf.ones((2, 2))))
+    return tape.gradient(y, variables)
+
+
+def layer_never_called():
+    used, forgotten = keras.layers.Dense(2), keras.layers.Dense(1)
+    used.build((None, 2))
+    forgotten.build((None, 2))
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(used(tf.ones((1, 2))))
+    return tape.gradient(y, used.trainable_variables + forgotten.trainable_variables)
+
+
+def argmax_in_loss():
+    v = tf.Variable([1.0, 3.0, 2.0])
+    with tf.GradientTape() as tape:
+        y = tf.cast(tf.argmax(v), tf.float32)
+    return tape.gradient(y, v)
+
+
+def rounding():
+    v = tf.Variable([0.4, 1.6])
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(tf.math.round(v) * 2.0)
+    return tape.gradient(y, v)
+
+
+def comparison_cast_to_float():
+    v = tf.Variable([0.2, 0.7])
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(tf.cast(tf.greater(v, 0.5), tf.float32))
+    return tape.gradient(y, v)
+
+
+def integer_source():
+    x = tf.constant(10)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = x * x
+    return tape.gradient(y, x)
+
+
+def cast_through_integers():
+    v = tf.Variable([1.5, 2.5])
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(tf.cast(tf.cast(v, tf.int32), tf.float32))
+    return tape.gradient(y, v)
+
+
+def variable_replaced_by_update():
+    w = tf.Variable(2.0)
+    gradients = []
+    for _ in range(2):
+        with tf.GradientTape() as tape:
+            loss = (w - 1.0) ** 2
+        grad = tape.gradient(loss, w)
+        gradients.append(grad)
+        if grad is not None:
+            w = w - 0.1 * grad
+    return gradients
+
+
+def not_trainable():
+    scale = tf.Variable(3.0, trainable=False)
+    with tf.GradientTape() as tape:
+        y = scale * scale
+    return tape.gradient(y, scale)
+
+
+def assign_add_hop():
+    x0, x1 = tf.Variable(3.0), tf.Variable(0.0)
+    with tf.GradientTape() as tape:
+        x1.assign_add(x0)
+        y = x1 ** 2
+    return tape.gradient(y, x0)
+
+
+def dataset_iterator_hop():
+    v = tf.Variable(2.0)
+    with tf.GradientTape() as tape:
+        y = next(iter(tf.data.Dataset.from_tensors(v * 3.0)))
+    return tape.gradient(y, v)
+
+
+def metric_as_loss():
+    v = tf.Variable(2.0)
+    mean = keras.metrics.Mean()
+    with tf.GradientTape() as tape:
+        mean.update_state(v * v)
+        loss = mean.result()
+    return tape.gradient(loss, v)
+
+
+def inner_gradient_after_outer_block():
+    w = tf.Variable([[1.0], [2.0]])
+    x = tf.constant([[0.5, 0.2]])
+    with tf.GradientTape() as outer:
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            d = x @ w
+    slope = inner.gradient(d, x)
+    penalty = (tf.norm(slope) - 1.0) ** 2
+    return outer.gradient(penalty, w)
+
+
+def output_bias_of_a_penalty():
+    critic = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+    x = tf.constant([[0.5, 0.2]])
+    with tf.GradientTape() as outer:
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            d = critic(x)
+        slope = inner.gradient(d, x)
+        penalty = (tf.sqrt(tf.reduce_sum(slope ** 2) + 1e-12) - 1.0) ** 2
+    return outer.gradient(penalty, critic.trainable_variables)
+
+
+def norm_at_zero():
+    x = tf.constant([0.0, 0.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.norm(x)
+    return tape.gradient(y, x)
+
+
+def sqrt_of_sum_at_zero():
+    g = tf.Variable([0.0, 0.0, 0.0])
+    with tf.GradientTape() as tape:
+        slope = tf.sqrt(tf.reduce_sum(tf.square(g)))
+    return tape.gradient(slope, g)
+
+
+def unsafe_where():
+    x = tf.constant([0.0, 1.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.reduce_sum(tf.where(x > 0, tf.math.log(x), 0.0))
+    return tape.gradient(y, x)
+
+
+def softplus_by_hand():
+    x = tf.constant(100.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.math.log(1.0 + tf.exp(x))
+    return tape.gradient(y, x)
+
+
+def no_return():
+    x = tf.constant(3.0)
+
+    def square(x):
+        x * x
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = square(x)
+    return tape.gradient(y, x)
+
+
+BROKEN_TAPE_CODE = {
+    outside_after_block: "outside_tape",
+    outside_inside_the_call: "outside_tape",
+    outside_negated_loss: "outside_tape",
+    generator_outside_its_tape: "outside_tape",
+    numpy_inside: "left_tensorflow",
+    numpy_function_inside: "left_tensorflow",
+    python_float_inside: "left_tensorflow",
+    predict_inside: "left_tensorflow",
+    constant_not_watched: "not_watched",
+    list_of_constants_not_watched: "not_watched",
+    watched_after_use: "watched_too_late",
+    watched_after_use_through_a_function: "watched_too_late",
+    rebound_after_watch: "watched_other_object",
+    demo_4_order: "watched_other_object",
+    fed_the_numpy_array: "watched_other_object",
+    model_variables_with_batchnorm: "wrong_variables",
+    list_taken_before_build: "wrong_variables",
+    layer_never_called: "unused",
+    argmax_in_loss: "not_differentiable",
+    rounding: "not_differentiable",
+    comparison_cast_to_float: "not_differentiable",
+    integer_source: "integer_dtype",
+    cast_through_integers: "integer_dtype",
+    variable_replaced_by_update: "variable_replaced",
+    not_trainable: "not_trainable",
+    assign_add_hop: "stateful",
+    dataset_iterator_hop: "stateful",
+    metric_as_loss: "stateful",
+    inner_gradient_after_outer_block: "inner_gradient_outside",
+    output_bias_of_a_penalty: "none_is_correct",
+    norm_at_zero: "nan_at_zero",
+    sqrt_of_sum_at_zero: "nan_at_zero",
+    unsafe_where: "nan_unsafe_where",
+    softplus_by_hand: "nan_overflow",
+    no_return: "no_target",
+}
+
+
+def test_every_cause_has_a_case():
+    assert set(BROKEN_TAPE_CODE.values()) == set(CAUSES)
+
+
+@pytest.mark.parametrize("snippet, cause", BROKEN_TAPE_CODE.items(), ids=[f.__name__ for f in BROKEN_TAPE_CODE])
+def test_tape_doctor_names_the_cause(snippet, cause):
+    with tape_doctor(report=False) as doctor:
+        try:
+            snippet()
+        except TypeError:  # a None target: TensorFlow raises after the doctor has seen it
+            assert cause == "no_target"
+    assert doctor.causes, f"{snippet.__name__}: the doctor found nothing"
+    assert set(doctor.causes) == {cause}, f"{snippet.__name__}:\n{doctor}"
+    assert f": {cause}: " in str(doctor)
+
+
+def test_tape_doctor_points_at_the_line():
+    with tape_doctor(report=False) as doctor:
+        rounding()
+    assert "tf.math.round(v)" in doctor.findings[0].where
+    with tape_doctor(report=False) as doctor:
+        watched_after_use()
+    assert doctor.findings[0].where.endswith("y = x * x")
+
+
+# ---------------------------------------------------------------- working code: no false alarm
+
+def persistent_tape_two_targets():
+    x = tf.constant(2.0)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        y = x * x
+        z = y * y
+    return tape.gradient(y, x), tape.gradient(z, x)
+
+
+def nested_second_derivative():
+    x = tf.Variable(1.5)
+    with tf.GradientTape() as outer:
+        with tf.GradientTape() as inner:
+            y = tf.tanh(x)
+        dy = inner.gradient(y, x)
+    return outer.gradient(dy, x)
+
+
+def keras_training_step():
+    model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(4, activation="relu"), keras.layers.Dense(1)])
+    optimizer = keras.optimizers.SGD(0.1)
+    x, y = tf.random.normal((8, 3)), tf.random.normal((8, 1))
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean((model(x) - y) ** 2)
+    grads = tape.gradient(loss, model.trainable_variables)
+    optimizer.apply_gradients(zip(grads, model.trainable_variables))
+    return grads
+
+
+def vector_jacobian_product():
+    x = tf.constant([1.0, 2.0, 3.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.sin(x)
+    return tape.gradient(y, x, output_gradients=tf.constant([1.0, 0.5, 0.0]))
+
+
+def full_jacobian():
+    x = tf.constant([1.0, 2.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.stack([x[0] * x[1], x[0] + x[1]])
+    return tape.jacobian(y, x)
+
+
+def safe_penalty():
+    critic = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+    x = tf.constant([[0.0, 0.0]])
+    with tf.GradientTape() as outer:
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            d = critic(x)
+        slope = inner.gradient(d, x)
+        penalty = (tf.sqrt(tf.reduce_sum(slope ** 2) + 1e-12) - 1.0) ** 2
+    return outer.gradient(penalty, critic.trainable_variables[0])
+
+
+def under_tf_function():
+    @tf.function
+    def slope(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = x ** 3
+        return tape.gradient(y, x)
+    return slope(tf.constant(2.0))
+
+
+WORKING_TAPE_CODE = [persistent_tape_two_targets, nested_second_derivative, keras_training_step,
+                     vector_jacobian_product, full_jacobian, safe_penalty, under_tf_function]
+
+
+@pytest.mark.parametrize("snippet", WORKING_TAPE_CODE, ids=[f.__name__ for f in WORKING_TAPE_CODE])
+def test_tape_doctor_raises_no_false_alarm(snippet):
+    with tape_doctor(report=False) as doctor:
+        snippet()
+    assert doctor.findings == [], str(doctor)
+    assert str(doctor).startswith("connected")
+
+
+def test_tape_doctor_changes_no_result():
+    with tape_doctor(report=False):
+        watched = persistent_tape_two_targets()
+    np.testing.assert_allclose([g.numpy() for g in watched], [4.0, 32.0])
+
+
+# ---------------------------------------------------------------- a computation: gradient_doctor
+
+_counter = tf.Variable(0.0)
+_frozen = tf.Variable(3.0, trainable=False)
+
+
+def _metric_loss(x):
+    mean = keras.metrics.Mean()
+    mean.update_state(tf.reduce_sum(x ** 2))
+    return mean.result()
+
+
+COMPUTATIONS = {
+    "numpy": (lambda x: tf.constant(x.numpy() ** 2), [1.0, 2.0], "left_tensorflow"),
+    "python float": (lambda x: tf.constant(float(x[0])) * 2.0, [1.0, 2.0], "left_tensorflow"),
+    "numpy sum": (lambda x: tf.convert_to_tensor(np.sum(x ** 2)), [1.0, 2.0], "left_tensorflow"),
+    "argmax": (lambda x: tf.cast(tf.argmax(x), tf.float32), [1.0, 2.0], "not_differentiable"),
+    "round": (lambda x: tf.reduce_sum(tf.round(x)), [1.0, 2.0], "not_differentiable"),
+    "comparison": (lambda x: tf.reduce_sum(tf.cast(x > 1.5, tf.float32)), [1.0, 2.0], "not_differentiable"),
+    "cast to int": (lambda x: tf.reduce_sum(tf.cast(tf.cast(x, tf.int32), tf.float32)), [1.5, 2.5], "integer_dtype"),
+    "norm at zero": (lambda x: tf.norm(x), [0.0, 0.0], "nan_at_zero"),
+    "unsafe where": (lambda x: tf.reduce_sum(tf.where(x > 0, tf.math.log(x), 0.0)), [0.0, 1.0], "nan_unsafe_where"),
+    "overflow": (lambda x: tf.math.log(1 + tf.exp(x)), 100.0, "nan_overflow"),
+    "assign_add": (lambda x: (_counter.assign_add(tf.reduce_sum(x)), _counter ** 2)[1], [1.0], "stateful"),
+    "iterator": (lambda x: next(iter(tf.data.Dataset.from_tensors(x * 3.0))), [1.0], "stateful"),
+    "metric": (_metric_loss, [1.0, 2.0], "stateful"),
+    "no return": (lambda x: None, [1.0], "no_target"),
+}
+
+
+@pytest.mark.parametrize("name", COMPUTATIONS)
+def test_gradient_doctor_names_the_cause(name):
+    compute, point, cause = COMPUTATIONS[name]
+    diagnosis = gradient_doctor(compute, tf.constant(point))
+    assert diagnosis.causes == [cause], f"{name}:\n{diagnosis}"
+
+
+def test_gradient_doctor_on_variables_and_models():
+    assert gradient_doctor(lambda: _frozen * 2.0, _frozen).causes == ["not_trainable"]
+    assert gradient_doctor(lambda x: x * x, tf.constant(3)).causes == ["integer_dtype"]
+    assert gradient_doctor(lambda x, y: y * 2.0, [tf.constant(1.0), tf.constant(2.0)]).causes == ["unused"]
+    model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+    predicted = gradient_doctor(lambda x: model.predict(x[None], verbose=0), tf.constant([1.0, 2.0]))
+    assert predicted.causes == ["left_tensorflow"] and "model.predict" in predicted.findings[0].where
+    critic = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+
+    def penalty():
+        x = tf.constant([[0.5, 0.2]])
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            d = critic(x)
+        slope = tape.gradient(d, x)
+        return tf.reduce_mean((tf.sqrt(tf.reduce_sum(slope ** 2, axis=1) + 1e-12) - 1.0) ** 2)
+    diagnosis = gradient_doctor(penalty, critic.trainable_variables)
+    assert diagnosis.causes == ["none_is_correct"] and diagnosis.findings[0].source.endswith("bias")
+
+
+def test_gradient_doctor_points_at_the_operation():
+    diagnosis = gradient_doctor(lambda x: tf.math.log(1 + tf.exp(x)), tf.constant(100.0))
+    assert "operation Exp" in diagnosis.findings[0].where and "tf.exp(x)" in diagnosis.findings[0].where
+
+
+@pytest.mark.parametrize("compute, point", [
+    (lambda x: tf.reduce_sum(tf.sin(x) * tf.exp(-x ** 2 / 2)), [0.5, 1.0]),
+    (lambda x: tf.sqrt(tf.reduce_sum(x ** 2) + 1e-12), [0.0, 0.0]),
+    (lambda x: tf.math.softplus(x), 100.0),
+    (lambda x: tf.reduce_sum(tf.where(x > 0, tf.math.log(tf.where(x > 0, x, 1.0)), 0.0)), [0.0, 1.0]),
+    (lambda x: tf.reduce_sum(x + tf.stop_gradient(tf.round(x) - x)), [0.4, 1.6]),
+], ids=["sin gauss", "safe norm", "softplus", "double where", "straight-through"])
+def test_gradient_doctor_raises_no_false_alarm(compute, point):
+    diagnosis = gradient_doctor(compute, tf.constant(point))
+    assert diagnosis.connected, str(diagnosis)
+
+
+def test_gradient_doctor_looks_inside_a_penalty_that_raises():
+    """The seed's Demo 4: the inner tape watched the old interpolate, so tf.norm(None) raises; the doctor says why."""
+    critic = keras.Sequential([keras.Input((2,)), keras.layers.Dense(4, activation="tanh"), keras.layers.Dense(1)])
+    real, fake = tf.ones((3, 2)), tf.zeros((3, 2))
+
+    def gradient_penalty():
+        interpolate = tf.zeros_like(real)
+        with tf.GradientTape() as inner:
+            inner.watch(interpolate)
+            interpolate = 0.5 * real + 0.5 * fake
+            score = critic(interpolate)
+        slope = inner.gradient(score, interpolate)
+        return tf.reduce_mean((tf.norm(slope, axis=1) - 1.0) ** 2)
+    diagnosis = gradient_doctor(gradient_penalty, critic.trainable_variables)
+    assert diagnosis.causes == ["watched_other_object"], str(diagnosis)
+    assert "inner.watch(interpolate)" in diagnosis.findings[0].where
+
+
+def test_tape_doctor_reports_even_when_the_block_raises(capsys):
+    with pytest.raises(TypeError):
+        with tape_doctor():
+            no_return()
+    assert "no_target" in capsys.readouterr().out
