@@ -294,6 +294,7 @@ def fixed_22(generator, critic, z, real, eps):
             P + "penalty_causes": 'causes_6 = {20: "not_watched", 21: "unused", 22: "not_watched"}\n',
         },
         "scores": zero(*ALL_CAUSES),
+        "feedback": ['but that is not what breaks it'],
     },
     # Wrong: names that are not codes of the list, and a list instead of a dict (the visible checks fail).
     "causes_not_codes": {
@@ -356,6 +357,7 @@ def fixed_22(generator, critic, z, real, eps):
 ''',
         },
         "scores": zero("fix01_values", "fix04_values", "fix05_values", "fix13_values", "fix20_values", "fix21_values"),
+        "feedback": ['It is all zeros', 'That is unconnected_gradients=ZERO on Keras 3 Variables'],
     },
     # Wrong: the watch kept where it was: after the first use (fix 5, and fix 4 with the watch after the
     # computation), and before the name is rebound (fix 6, and Demo 4 in fix 22, whose tf.norm(None) then raises).
@@ -399,6 +401,7 @@ def fixed_22(generator, critic, z, real, eps):
 ''',
         },
         "scores": zero("fix04_values", "fix05_values", "fix06_values", "fix22_linear"),
+        "feedback": ['The gradient doctor looked at your tape code: x: tape.watch(x) came after x was used', 'the name was bound to a new tensor after watch'],
     },
     # Wrong: tf.stop_gradient in the wrong place. Fix 13 stops the w that should carry the gradient (the sign
     # flips); fix 14 uses a straight-through argmax, whose loss is not the expected-class loss asked for; fix 20
@@ -478,6 +481,7 @@ def fixed_22(generator, critic, z, real, eps):
 ''',
         },
         "scores": zero("fix09_values", "fix10_values", "fix11_values", "fix12_values", "fix15_values", "fix16_values"),
+        "feedback": ['one per entry of model.variables', 'It equals the starting w'],
     },
     # Wrong: NaN half-fixes. An epsilon added after the norm (fix 17: the NaN is in the norm's own backward
     # step), a log of max(x, 0) (fix 18: log 0 is still -inf), log1p(exp(x)) (fix 19: exp still overflows),
@@ -508,6 +512,7 @@ def fixed_22(generator, critic, z, real, eps):
 ''',
         },
         "scores": zero("fix17_values", "fix18_values", "fix19_values"),
+        "feedback": ['tf.where picked the safe branch', 'a value overflowed to inf'],
     },
     "clipped_softplus": {
         "answers": {
@@ -559,6 +564,7 @@ def fixed_22(generator, critic, z, real, eps):
 ''',
         },
         "scores": zero("fix20_values", "fix21_values", "fix22_linear"),
+        "feedback": ['the inner gradient was taken after the outer'],
     },
     "penalty_bias_as_zeros": {
         "answers": {
