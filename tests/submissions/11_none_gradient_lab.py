@@ -1,0 +1,700 @@
+"""Synthetic submissions of 11_none_gradient_lab for the nbgrader round trip (tests/test_roundtrip.py).
+
+Each entry: "answers" maps a solution cell's grade id to the whole source the student wrote in it
+(solution cells not listed keep the source notebook's solution); "scores" maps every grade cell id
+of the notebook to the exact points that submission must get.
+Grade cells and points: the causes of each exercise (leaving, watching, variables, dead_ends, nan, penalty)
+1 each; fix01 1, fix02 1, fix03 2, fix04 1, fix05 1, fix06 2, fix07 1, fix08 1, fix09 2, fix10 1, fix11 2,
+fix12 2, fix13 1, fix14 2, fix15 1, fix16 2, fix17 1, fix18 1, fix19 1, fix20 2, fix21 1, fix22 3 (38 in all).
+"""
+
+from . import scores_for
+
+P = "11_none_gradient_lab_"
+
+scores = scores_for("11_none_gradient_lab")
+
+ALL_CAUSES = ("leaving_causes_named", "watching_causes_named", "variables_causes_named", "dead_ends_causes_named",
+              "nan_causes_named", "penalty_causes_named")
+
+
+def zero(*cells):
+    """Scores with the named grade cells (the part after '11_none_gradient_lab_') at 0."""
+    return scores(**dict.fromkeys(cells, 0))
+
+
+SUBMISSIONS = {
+    # Correct, written other ways: the other defensible causes (argmax's integer output, the inner gradient as
+    # work outside the tape), persistent tapes, NumPy results, Variables instead of watch, an optimizer instead of
+    # assign_sub, a tf.where-safe norm, a custom gradient for softplus, ZERO on the Keras Variables' underlying
+    # tf.Variables, and Demo 4 with the seed's own shape (a penalty function given partial(critic, training=True)).
+    "correct_other_ways": {
+        "answers": {
+            P + "leaving_causes": 'causes_1 = dict([(1, "outside_tape"), (2, "left_tensorflow"), (3, "left_tensorflow")])\n',
+            P + "dead_ends_causes": 'causes_4 = {13: "not_differentiable", 14: "integer_dtype", 15: "stateful", 16: "stateful"}\n',
+            P + "penalty_causes": 'causes_6 = {20: "outside_tape", 21: "none_is_correct", 22: "watched_other_object"}\n',
+            P + "fix01": '''def fixed_01(X, y, w, b):
+    with tf.GradientTape(persistent=True) as tape:
+        loss = tf.reduce_sum(tf.square(tf.linalg.matvec(X, w) + b - y))
+    grads = [tape.gradient(loss, w).numpy(), tape.gradient(loss, b).numpy()]
+    del tape
+    return grads
+''',
+            P + "fix02": '''def fixed_02(x):
+    with tf.GradientTape() as tape:
+        penalty = tf.reduce_sum(tf.math.log(1.0 + x * x))
+    return tape.gradient(penalty, x).numpy()
+''',
+            P + "fix03": '''def fixed_03(model, x, y):
+    with tf.GradientTape() as tape:
+        loss = keras.losses.MeanSquaredError()(y, model(x, training=True))
+    return tape.gradient(loss, model.trainable_weights)
+''',
+            P + "fix04": '''def fixed_04(x):
+    x = tf.Variable(x)                    # a Variable is watched by itself
+    with tf.GradientTape() as tape:
+        f = x * tf.sin(x)
+    return tape.gradient(f, x)
+''',
+            P + "fix05": '''def fixed_05(x):
+    x = tf.constant(x)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        y = tf.reduce_sum(tf.tanh(2.0 * x) ** 2)
+    return tape.gradient(y, x)
+''',
+            P + "fix06": '''def fixed_06(critic, real, fake, eps):
+    real, fake, eps = (tf.convert_to_tensor(v) for v in (real, fake, eps))
+    with tf.GradientTape() as tape:
+        tape.watch([real, fake])                      # x_hat is then a recorded intermediate
+        x_hat = eps * real + (1.0 - eps) * fake
+        score = tf.reduce_sum(critic(x_hat))
+    return tape.gradient(score, x_hat)
+''',
+            P + "fix07": '''def fixed_07(s, x):
+    with tf.GradientTape(watch_accessed_variables=False) as tape:
+        tape.watch(s)
+        y = tf.reduce_sum(tf.nn.softplus(s * x))
+    return tape.gradient(y, s)
+''',
+            P + "fix08": '''def fixed_08(x):
+    x = tf.constant(np.asarray(x, dtype=np.float64))
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.reduce_sum(x * x * x)
+    return tape.gradient(y, x).numpy()
+''',
+            P + "fix09": '''def fixed_09(model, x, y):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean(tf.square(model(x, training=False) - y))
+    return tape.gradient(loss, model.trainable_weights)
+''',
+            P + "fix10": '''def fixed_10(model, x, y):
+    model(x[:1])                          # build it first
+    variables = model.trainable_variables
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean(tf.math.log1p(tf.exp(-y * model(x))))
+    return tape.gradient(loss, variables)
+''',
+            P + "fix11": '''def fixed_11(model, x, y, y_aux):
+    with tf.GradientTape() as tape:
+        main, aux = model(x)
+        loss = (tf.reduce_mean(keras.losses.mean_squared_error(y, main))
+                + tf.reduce_mean(keras.losses.mean_squared_error(y_aux, aux)))
+    return tape.gradient(loss, model.trainable_variables)
+''',
+            P + "fix12": '''def fixed_12(w, X, y, lr, steps):
+    optimizer = keras.optimizers.SGD(learning_rate=lr)
+    gradients = []
+    for _ in range(steps):
+        with tf.GradientTape() as tape:
+            residual = tf.linalg.matvec(X, w) - y
+            loss = 0.5 * tf.reduce_sum(residual * residual)
+        g = tape.gradient(loss, w)
+        gradients.append(g.numpy())
+        optimizer.apply_gradients([(g, w)])
+    return gradients
+''',
+            P + "fix13": '''def fixed_13(w, t):
+    with tf.GradientTape() as tape:
+        q = w - tf.stop_gradient(w) + tf.round(4.0 * w) / 4.0
+        loss = tf.reduce_sum((q - t) ** 2)
+    return tape.gradient(loss, w)
+''',
+            P + "fix14": '''def fixed_14(logits, labels):
+    k = tf.cast(tf.range(tf.shape(logits)[1]), logits.dtype)
+    with tf.GradientTape() as tape:
+        p = tf.exp(tf.nn.log_softmax(logits))
+        expected_class = tf.linalg.matvec(p, k)
+        loss = tf.reduce_mean(tf.square(expected_class - labels))
+    return tape.gradient(loss, logits)
+''',
+            P + "fix15": '''def fixed_15(w, x, total):
+    total.assign_add(tf.reduce_sum(w * x))        # the log first
+    with tf.GradientTape() as tape:
+        s = tf.tensordot(w, tf.cast(x, w.dtype), axes=1)
+        loss = tf.square(s - 1.0)
+    return tape.gradient(loss, w)
+''',
+            P + "fix16": '''def fixed_16(w, X, y, metric):
+    with tf.GradientTape() as tape:
+        prediction = tf.linalg.matvec(X, w)
+        loss = keras.losses.MeanSquaredError()(y, prediction)
+    grad = tape.gradient(loss, w)
+    metric.update_state(y, prediction)
+    return grad
+''',
+            P + "fix17": '''def fixed_17(x):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        squares = tf.reduce_sum(x * x, axis=1)
+        nonzero = squares > 0
+        lengths = tf.where(nonzero, tf.sqrt(tf.where(nonzero, squares, tf.ones_like(squares))), tf.zeros_like(squares))
+        total = tf.reduce_sum(lengths)
+    return tape.gradient(total, x)
+''',
+            P + "fix18": '''def fixed_18(x):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.where(x > 0, x * tf.math.log(tf.abs(x) + 1e-30), tf.zeros_like(x))
+        total = tf.reduce_sum(y)
+    return tape.gradient(total, x)
+''',
+            P + "fix19": '''@tf.custom_gradient
+def log1pexp(v):
+    def grad(upstream):
+        return upstream * tf.sigmoid(v)
+    return tf.maximum(v, 0.0) + tf.math.log1p(tf.exp(-tf.abs(v))), grad
+
+
+def fixed_19(x):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = log1pexp(x)
+    return tape.gradient(y, x)
+''',
+            P + "fix20": '''def fixed_20(W, v, x):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        f = tf.reduce_sum(tf.tanh(x @ W) * v, axis=1)
+        g = tape.gradient(f, x)                       # inside the block: recorded
+        penalty = tf.reduce_mean(tf.reduce_sum(g ** 2, axis=1))
+    grads = tape.gradient(penalty, [W, v])
+    del tape
+    return grads
+''',
+            P + "fix21": '''def fixed_21(critic, x):
+    x = tf.convert_to_tensor(x)
+    variables = [v.value for v in critic.trainable_variables]    # the tf.Variables underneath: ZERO works on them
+    with tf.GradientTape() as outer:
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            score = critic(x)
+        g = inner.gradient(score, x)
+        penalty = tf.reduce_mean((tf.sqrt(tf.reduce_sum(g ** 2, axis=1)) - 1.0) ** 2)
+    return outer.gradient(penalty, variables, unconnected_gradients=tf.UnconnectedGradients.ZERO)
+''',
+            P + "fix22": '''import functools
+
+
+def gradient_penalty(critic, real, fake, eps):
+    x_hat = eps * real + (1.0 - eps) * fake
+    with tf.GradientTape() as inner:
+        inner.watch(x_hat)
+        score = critic(x_hat)
+    g = inner.gradient(score, x_hat)
+    return tf.reduce_mean((tf.norm(g, axis=1) - 1.0) ** 2)
+
+
+def fixed_22(generator, critic, z, real, eps):
+    with tf.GradientTape() as outer:
+        fake = generator(z, training=True)
+        gp = gradient_penalty(functools.partial(critic, training=True), real, fake, eps)
+    return outer.gradient(gp, critic.trainable_variables)
+''',
+        },
+        "scores": scores(),
+    },
+    # Correct, with debug output to stderr and logging.warning in the solutions: the setup cell shows them
+    # as ordinary output, so no cell loses its points.
+    "debug_output_to_stderr": {
+        "answers": {
+            P + "leaving_causes": '''import logging
+import sys
+causes_1 = {1: "outside_tape", 2: "left_tensorflow", 3: "left_tensorflow"}
+print("debug: causes_1 =", causes_1, file=sys.stderr)
+logging.warning("causes named")
+''',
+            P + "fix01": '''import logging
+import sys
+
+def fixed_01(X, y, w, b):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum((tf.linalg.matvec(X, w) + b - y) ** 2)
+    print("debug: loss =", loss.numpy(), file=sys.stderr)
+    logging.warning("fixed_01: watched %s", [v.name for v in tape.watched_variables()])
+    return tape.gradient(loss, [w, b])
+''',
+            P + "fix09": '''import logging
+import sys
+
+def fixed_09(model, x, y):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean((model(x, training=False) - y) ** 2)
+    grads = tape.gradient(loss, model.trainable_variables)
+    print("debug: None for", [v.path for v, g in zip(model.trainable_variables, grads) if g is None], file=sys.stderr)
+    logging.warning("fixed_09 done")
+    return grads
+''',
+            P + "fix17": '''import logging
+import sys
+
+def fixed_17(x):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        total = tf.reduce_sum(tf.sqrt(tf.reduce_sum(x ** 2, axis=1) + 1e-12))
+    grad = tape.gradient(total, x)
+    print("debug: NaN?", bool(tf.reduce_any(tf.math.is_nan(grad))), file=sys.stderr)
+    logging.warning("fixed_17 done")
+    return grad
+''',
+            P + "fix22": '''import logging
+import sys
+
+def fixed_22(generator, critic, z, real, eps):
+    with tf.GradientTape() as outer:
+        fake = generator(z)
+        x_hat = eps * real + (1.0 - eps) * fake
+        with tf.GradientTape() as inner:
+            inner.watch(x_hat)
+            score = critic(x_hat)
+        g = inner.gradient(score, x_hat)
+        gp = tf.reduce_mean((tf.sqrt(tf.reduce_sum(g ** 2, axis=1) + 1e-12) - 1.0) ** 2)
+    print("debug: gp =", gp.numpy(), file=sys.stderr)
+    logging.warning("fixed_22: gp computed")
+    return outer.gradient(gp, critic.trainable_variables)
+''',
+        },
+        "scores": scores(),
+    },
+    # Wrong: every cause misnamed with a plausible neighbour (the visible checks pass: each is a code of the list);
+    # the fixes are right. Only the names' cells lose their points.
+    "wrong_causes": {
+        "answers": {
+            P + "leaving_causes": 'causes_1 = {1: "not_watched", 2: "not_differentiable", 3: "outside_tape"}\n',
+            P + "watching_causes": 'causes_2 = {4: "not_trainable", 5: "not_watched", 6: "watched_too_late", 7: "not_watched", 8: "not_differentiable"}\n',
+            P + "variables_causes": 'causes_3 = {9: "not_trainable", 10: "unused", 11: "wrong_variables", 12: "stateful"}\n',
+            P + "dead_ends_causes": 'causes_4 = {13: "integer_dtype", 14: "left_tensorflow", 15: "variable_replaced", 16: "left_tensorflow"}\n',
+            P + "nan_causes": 'causes_5 = {17: "nan_overflow", 18: "nan_at_zero", 19: "nan_at_zero"}\n',
+            P + "penalty_causes": 'causes_6 = {20: "not_watched", 21: "unused", 22: "not_watched"}\n',
+        },
+        "scores": zero(*ALL_CAUSES),
+        "feedback": ['but that is not what breaks it'],
+    },
+    # Wrong: names that are not codes of the list, and a list instead of a dict (the visible checks fail).
+    "causes_not_codes": {
+        "answers": {
+            P + "leaving_causes": 'causes_1 = {1: "the loss is outside", 2: "numpy", 3: "predict"}\n',
+            P + "watching_causes": 'causes_2 = ["not_watched", "watched_too_late", "watched_other_object", "not_trainable", "integer_dtype"]\n',
+            P + "variables_causes": 'causes_3 = {9: "wrong_variables", 10: "wrong_variables", 11: "unused"}\n',
+        },
+        "scores": zero("leaving_causes_named", "watching_causes_named", "variables_causes_named"),
+    },
+    # Wrong: the broken code kept, with unconnected_gradients=ZERO added, so the None becomes plausible zeros
+    # ("It is all zeros: ... unconnected_gradients=ZERO?"). On Keras 3 Variables (fix 21) ZERO raises instead.
+    "unconnected_zero_patch": {
+        "answers": {
+            P + "fix01": '''def fixed_01(X, y, w, b):
+    with tf.GradientTape() as tape:
+        prediction = tf.linalg.matvec(X, w) + b
+    loss = tf.reduce_sum((prediction - y) ** 2)
+    return tape.gradient(loss, [w, b], unconnected_gradients=tf.UnconnectedGradients.ZERO)
+''',
+            P + "fix04": '''def fixed_04(x):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as tape:
+        f = x * tf.sin(x)
+    return tape.gradient(f, x, unconnected_gradients=tf.UnconnectedGradients.ZERO)
+''',
+            P + "fix05": '''def fixed_05(x):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as tape:
+        h = tf.tanh(2.0 * x)
+        tape.watch(x)
+        y = tf.reduce_sum(h ** 2)
+    return tape.gradient(y, x, unconnected_gradients="zero")
+''',
+            P + "fix13": '''def fixed_13(w, t):
+    with tf.GradientTape() as tape:
+        q = tf.round(4.0 * w) / 4.0
+        loss = tf.reduce_sum((q - t) ** 2)
+    return tape.gradient(loss, w, unconnected_gradients=tf.UnconnectedGradients.ZERO)
+''',
+            P + "fix20": '''def fixed_20(W, v, x):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as outer:
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            f = tf.linalg.matvec(tf.tanh(x @ W), v)
+    g = inner.gradient(f, x)
+    penalty = tf.reduce_mean(tf.reduce_sum(g ** 2, axis=1))
+    return outer.gradient(penalty, [W, v], unconnected_gradients=tf.UnconnectedGradients.ZERO)
+''',
+            P + "fix21": '''def fixed_21(critic, x):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as outer:
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            score = critic(x)
+        g = inner.gradient(score, x)
+        penalty = tf.reduce_mean((tf.norm(g, axis=1) - 1.0) ** 2)
+    return outer.gradient(penalty, critic.trainable_variables, unconnected_gradients=tf.UnconnectedGradients.ZERO)
+''',
+        },
+        "scores": zero("fix01_values", "fix04_values", "fix05_values", "fix13_values", "fix20_values", "fix21_values"),
+        "feedback": ['It is all zeros', 'That is unconnected_gradients=ZERO on Keras 3 Variables'],
+    },
+    # Wrong: the watch kept where it was: after the first use (fix 5, and fix 4 with the watch after the
+    # computation), and before the name is rebound (fix 6, and Demo 4 in fix 22, whose tf.norm(None) then raises).
+    "watch_order_kept": {
+        "answers": {
+            P + "fix04": '''def fixed_04(x):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as tape:
+        f = x * tf.sin(x)
+        tape.watch(x)
+    return tape.gradient(f, x)
+''',
+            P + "fix05": '''def fixed_05(x):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as tape:
+        h = tf.tanh(2.0 * x)
+        tape.watch(x)
+        y = tf.reduce_sum(h ** 2)
+    return tape.gradient(y, x)
+''',
+            P + "fix06": '''def fixed_06(critic, real, fake, eps):
+    real, fake = tf.convert_to_tensor(real), tf.convert_to_tensor(fake)
+    x_hat = (real + fake) / 2.0
+    with tf.GradientTape() as tape:
+        tape.watch(x_hat)
+        x_hat = eps * real + (1.0 - eps) * fake
+        score = critic(x_hat)
+    return tape.gradient(score, x_hat)
+''',
+            P + "fix22": '''def fixed_22(generator, critic, z, real, eps):
+    x_hat = tf.zeros_like(tf.convert_to_tensor(real))
+    with tf.GradientTape() as outer:
+        fake = generator(z)
+        with tf.GradientTape() as inner:
+            inner.watch(x_hat)
+            x_hat = eps * real + (1.0 - eps) * fake
+            score = critic(x_hat)
+        g = inner.gradient(score, x_hat)
+        gp = tf.reduce_mean((tf.norm(g, axis=1) - 1.0) ** 2)
+    return outer.gradient(gp, critic.trainable_variables)
+''',
+        },
+        "scores": zero("fix04_values", "fix05_values", "fix06_values", "fix22_linear"),
+        "feedback": ['The gradient doctor looked at your tape code: x: tape.watch(x) came after x was used', 'the name was bound to a new tensor after watch'],
+    },
+    # Wrong: tf.stop_gradient in the wrong place. Fix 13 stops the w that should carry the gradient (the sign
+    # flips); fix 14 uses a straight-through argmax, whose loss is not the expected-class loss asked for; fix 20
+    # stops the inner gradient, so the outer tape sees a constant (None).
+    "stop_gradient_misplaced": {
+        "answers": {
+            P + "fix13": '''def fixed_13(w, t):
+    with tf.GradientTape() as tape:
+        q = tf.stop_gradient(w) + (tf.round(4.0 * w) / 4.0 - w)
+        loss = tf.reduce_sum((q - t) ** 2)
+    return tape.gradient(loss, w)
+''',
+            P + "fix14": '''def fixed_14(logits, labels):
+    classes = tf.range(logits.shape[-1], dtype=logits.dtype)
+    with tf.GradientTape() as tape:
+        soft = tf.reduce_sum(tf.nn.softmax(logits) * classes, axis=-1)
+        hard = tf.cast(tf.argmax(logits, axis=-1), logits.dtype)
+        predicted = soft + tf.stop_gradient(hard - soft)
+        loss = tf.reduce_mean((predicted - labels) ** 2)
+    return tape.gradient(loss, logits)
+''',
+            P + "fix20": '''def fixed_20(W, v, x):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as outer:
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            f = tf.linalg.matvec(tf.tanh(x @ W), v)
+        g = tf.stop_gradient(inner.gradient(f, x))
+        penalty = tf.reduce_mean(tf.reduce_sum(g ** 2, axis=1))
+    return outer.gradient(penalty, [W, v])
+''',
+        },
+        "scores": zero("fix13_values", "fix14_values", "fix20_values"),
+    },
+    # Wrong: half-fixes of the variable list and of state. Fix 9 asks for model.variables (BatchNorm's moving
+    # statistics get None), fix 10 keeps the list taken before the model is built (empty), fix 11 leaves the
+    # auxiliary head out of the loss, fix 12 makes a new Variable at each step (the caller's w never moves),
+    # fix 15 forgets the running total, fix 16 forgets the metric.
+    "variables_and_state_half_fixes": {
+        "answers": {
+            P + "fix09": '''def fixed_09(model, x, y):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean((model(x, training=False) - y) ** 2)
+    return tape.gradient(loss, model.variables)
+''',
+            P + "fix10": '''def fixed_10(model, x, y):
+    variables = model.trainable_variables
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean(tf.math.softplus(-y * model(x)))
+    return tape.gradient(loss, variables)
+''',
+            P + "fix11": '''def fixed_11(model, x, y, y_aux):
+    with tf.GradientTape() as tape:
+        main, aux = model(x)
+        loss = tf.reduce_mean((main - y) ** 2)
+    return tape.gradient(loss, model.trainable_variables)
+''',
+            P + "fix12": '''def fixed_12(w, X, y, lr, steps):
+    gradients = []
+    for _ in range(steps):
+        with tf.GradientTape() as tape:
+            loss = 0.5 * tf.reduce_sum((tf.linalg.matvec(X, w) - y) ** 2)
+        g = tape.gradient(loss, w)
+        gradients.append(g)
+        w = tf.Variable(w - lr * g)
+    return gradients
+''',
+            P + "fix15": '''def fixed_15(w, x, total):
+    with tf.GradientTape() as tape:
+        loss = (tf.reduce_sum(w * x) - 1.0) ** 2
+    return tape.gradient(loss, w)
+''',
+            P + "fix16": '''def fixed_16(w, X, y, metric):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean((tf.linalg.matvec(X, w) - y) ** 2)
+    return tape.gradient(loss, w)
+''',
+        },
+        "scores": zero("fix09_values", "fix10_values", "fix11_values", "fix12_values", "fix15_values", "fix16_values"),
+        "feedback": ['one per entry of model.variables', 'It equals the starting w'],
+    },
+    # Wrong: NaN half-fixes. An epsilon added after the norm (fix 17: the NaN is in the norm's own backward
+    # step), a log of max(x, 0) (fix 18: log 0 is still -inf), log1p(exp(x)) (fix 19: exp still overflows),
+    # and the input clipped (fix 19: the gradient is then 0 beyond the clip, where it should be 1).
+    "nan_half_fixes": {
+        "answers": {
+            P + "fix17": '''def fixed_17(x):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        total = tf.reduce_sum(tf.norm(x, axis=1) + 1e-12)
+    return tape.gradient(total, x)
+''',
+            P + "fix18": '''def fixed_18(x):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.where(x > 0, x * tf.math.log(tf.maximum(x, 0.0)), tf.zeros_like(x))
+        total = tf.reduce_sum(y)
+    return tape.gradient(total, x)
+''',
+            P + "fix19": '''def fixed_19(x):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.math.log1p(tf.exp(x))
+    return tape.gradient(y, x)
+''',
+        },
+        "scores": zero("fix17_values", "fix18_values", "fix19_values"),
+        "feedback": ['tf.where picked the safe branch', 'a value overflowed to inf'],
+    },
+    "clipped_softplus": {
+        "answers": {
+            P + "fix19": '''def fixed_19(x):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.math.log(1.0 + tf.exp(tf.clip_by_value(x, -80.0, 80.0)))
+    return tape.gradient(y, x)
+''',
+        },
+        "scores": zero("fix19_values"),
+    },
+    # Wrong: the nested-tape mistakes. Fix 20 takes the inner gradient after the outer block (None); fix 21
+    # returns the None it was asked to replace by zeros; fix 22 keeps the seed's trainable_parameters
+    # (AttributeError); the linear critic's output bias in fix 22 given as zeros is not what the tape gives.
+    "nested_tape_mistakes": {
+        "answers": {
+            P + "fix20": '''def fixed_20(W, v, x):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as outer:
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            f = tf.linalg.matvec(tf.tanh(x @ W), v)
+    g = inner.gradient(f, x)
+    penalty = tf.reduce_mean(tf.reduce_sum(g ** 2, axis=1))
+    return outer.gradient(penalty, [W, v])
+''',
+            P + "fix21": '''def fixed_21(critic, x):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as outer:
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            score = critic(x)
+        g = inner.gradient(score, x)
+        penalty = tf.reduce_mean((tf.norm(g, axis=1) - 1.0) ** 2)
+    return outer.gradient(penalty, critic.trainable_variables)
+''',
+            P + "fix22": '''def fixed_22(generator, critic, z, real, eps):
+    with tf.GradientTape() as outer:
+        fake = generator(z)
+        x_hat = eps * real + (1.0 - eps) * fake
+        with tf.GradientTape() as inner:
+            inner.watch(x_hat)
+            score = critic(x_hat)
+        g = inner.gradient(score, x_hat)
+        gp = tf.reduce_mean((tf.norm(g, axis=1) - 1.0) ** 2)
+    return outer.gradient(gp, critic.trainable_parameters)
+''',
+        },
+        "scores": zero("fix20_values", "fix21_values", "fix22_linear"),
+        "feedback": ['the inner gradient was taken after the outer'],
+    },
+    "penalty_bias_as_zeros": {
+        "answers": {
+            P + "fix22": '''def fixed_22(generator, critic, z, real, eps):
+    with tf.GradientTape() as outer:
+        fake = generator(z)
+        x_hat = eps * real + (1.0 - eps) * fake
+        with tf.GradientTape() as inner:
+            inner.watch(x_hat)
+            score = critic(x_hat)
+        g = inner.gradient(score, x_hat)
+        gp = tf.reduce_mean((tf.norm(g, axis=1) - 1.0) ** 2)
+    grads = outer.gradient(gp, critic.trainable_variables)
+    return [tf.zeros_like(v) if g is None else g for g, v in zip(grads, critic.trainable_variables)]
+''',
+        },
+        "scores": zero("fix22_linear"),
+    },
+    # Wrong: closed forms worked out by hand, no tape. Their numbers pass the visible values, but TapeCalls
+    # (no gradient asked) fails each of these cells.
+    "closed_forms_by_hand": {
+        "answers": {
+            P + "fix01": '''def fixed_01(X, y, w, b):
+    X, y, w, b = (np.asarray(v, dtype=np.float64) for v in (X, y, w, b))
+    r = X @ w + b - y
+    return [2 * X.T @ r, 2 * r.sum()]
+''',
+            P + "fix04": '''def fixed_04(x):
+    x = np.asarray(x, dtype=np.float64)
+    return np.sin(x) + x * np.cos(x)
+''',
+            P + "fix08": '''def fixed_08(x):
+    return 3.0 * np.asarray(x, dtype=np.float64) ** 2
+''',
+            P + "fix13": '''def fixed_13(w, t):
+    return 2 * (np.round(4 * np.asarray(w)) / 4 - np.asarray(t))
+''',
+            P + "fix17": '''def fixed_17(x):
+    x = np.asarray(x, dtype=np.float64)
+    n = np.linalg.norm(x, axis=1, keepdims=True)
+    return np.divide(x, n, out=np.zeros_like(x), where=n > 0)
+''',
+            P + "fix19": '''def fixed_19(x):
+    return 0.5 * (1 + np.tanh(np.asarray(x, dtype=np.float64) / 2))
+''',
+            P + "fix22": '''def fixed_22(generator, critic, z, real, eps):
+    w = critic.trainable_variables[0].numpy().astype(np.float64)
+    n = np.linalg.norm(w)
+    return [2 * (n - 1) * w / n, None]
+''',
+        },
+        "scores": zero("fix01_values", "fix04_values", "fix08_values", "fix13_values", "fix17_values", "fix19_values",
+                       "fix22_linear"),
+    },
+    # Wrong: every fix returns what the matching answer key gives (keys refuse to run from student code).
+    "calls_answer_keys": {
+        "answers": {
+            P + "fix01": '''def fixed_01(X, y, w, b):
+    return expected_least_squares_gradients(X, y, w.numpy(), b.numpy())
+''',
+            P + "fix02": '''def fixed_02(x):
+    return expected_log1p_square_gradient(x.numpy())
+''',
+            P + "fix03": '''def fixed_03(model, x, y):
+    return expected_dense_mse_gradients(x, y, *model.get_weights(), "linear")
+''',
+            P + "fix04": '''def fixed_04(x):
+    return expected_x_sin_x_gradient(x)
+''',
+            P + "fix05": '''def fixed_05(x):
+    return expected_tanh_square_gradient(x)
+''',
+            P + "fix06": '''def fixed_06(critic, real, fake, eps):
+    return expected_quadratic_critic_input_gradient(real, fake, eps)
+''',
+            P + "fix07": '''def fixed_07(s, x):
+    return expected_softplus_scale_gradient(s.numpy(), x)
+''',
+            P + "fix08": '''def fixed_08(x):
+    return expected_cube_sum_gradient(x)
+''',
+            P + "fix09": '''def fixed_09(model, x, y):
+    return expected_batchnorm_network_gradients(x, y, *model.get_weights())
+''',
+            P + "fix10": '''def fixed_10(model, x, y):
+    model(x)
+    return expected_logistic_loss_gradients(x, y, *model.get_weights())
+''',
+            P + "fix11": '''def fixed_11(model, x, y, y_aux):
+    return expected_two_head_gradients(x, y, y_aux, *model.get_weights())
+''',
+            P + "fix12": '''def fixed_12(w, X, y, lr, steps):
+    result = expected_descent_gradients(w.numpy(), X, y, lr, steps)
+    w.assign(result["w"])
+    return result["gradients"]
+''',
+            P + "fix13": '''def fixed_13(w, t):
+    return expected_straight_through_gradient(w.numpy(), t)
+''',
+            P + "fix14": '''def fixed_14(logits, labels):
+    return expected_soft_argmax_gradient(logits.numpy(), labels)
+''',
+            P + "fix15": '''def fixed_15(w, x, total):
+    total.assign(expected_running_total(total.numpy(), w.numpy(), x))
+    return expected_running_total_gradient(w.numpy(), x)
+''',
+            P + "fix16": '''def fixed_16(w, X, y, metric):
+    metric.update_state(y, tf.linalg.matvec(X, w))
+    return expected_mean_squared_error_gradient(w.numpy(), X, y)
+''',
+            P + "fix17": '''def fixed_17(x):
+    return expected_row_lengths_gradient(x)
+''',
+            P + "fix18": '''def fixed_18(x):
+    return expected_x_log_x_gradient(x)
+''',
+            P + "fix19": '''def fixed_19(x):
+    return expected_softplus_gradient(x)
+''',
+            P + "fix20": '''def fixed_20(W, v, x):
+    return expected_input_gradient_penalty_gradients(W.numpy(), v.numpy(), x)
+''',
+            P + "fix21": '''def fixed_21(critic, x):
+    weights = critic.get_weights()
+    return expected_tanh_critic_penalty_gradients(x, weights[0], weights[1], weights[2])
+''',
+            P + "fix22": '''def fixed_22(generator, critic, z, real, eps):
+    return expected_linear_critic_penalty_gradients(critic.get_weights()[0])
+''',
+        },
+        "scores": scores(**{f"fix{n:02d}_values": 0 for n in range(1, 22)}, fix22_linear=0),
+    },
+}
