@@ -573,3 +573,42 @@ def test_tape_doctor_reports_even_when_the_block_raises(capsys):
         with tape_doctor():
             no_return()
     assert "no_target" in capsys.readouterr().out
+
+
+# ---------------------------------------------------------------- the lab's own snippets
+
+LAB = "11_none_gradient_lab"
+LAB_DOCTOR = """
+import json
+_lab_causes = {}
+for _snippet in sorted(name for name in dir() if name.startswith("broken_")):
+    with tape_doctor(report=False) as _doctor:
+        try:
+            globals()[_snippet]()
+        except Exception:  # a snippet may raise after its None; the doctor has seen it
+            pass
+    _lab_causes[_snippet] = _doctor.causes
+print(json.dumps(_lab_causes))
+"""
+
+
+@pytest.mark.notebooks
+def test_doctor_names_the_cause_of_every_lab_snippet(tmp_path):
+    """Run the lab, then the doctor on each of its broken snippets: it must name the cause the lab teaches."""
+    import json
+
+    import nbformat
+    from answer_keys.k11_none_gradient_lab import SNIPPET_CAUSES
+    from conftest import ROOT
+
+    from autograder import course
+    from autograder.execute import run
+
+    nb = nbformat.read(course.Assignment(LAB, ROOT).source, as_version=4)
+    nb.cells.append(nbformat.v4.new_code_cell(LAB_DOCTOR))
+    run(nb, tmp_path, allow_errors=True)
+    said = json.loads("".join(o.get("text", "") for o in nb.cells[-1].outputs if o.get("name") == "stdout"))
+    assert set(said) == set(SNIPPET_CAUSES), "every broken_NN of the lab has its cause in the answer keys"
+    for name, right in SNIPPET_CAUSES.items():
+        right = {right} if isinstance(right, str) else set(right)
+        assert said[name] and set(said[name]) <= right, f"{name}: the doctor said {said[name]}, the lab teaches {right}"

@@ -7,11 +7,10 @@ lists of numbers, in any float dtype.
 import collections
 import functools
 import sys
-import sysconfig
 
 import numpy as np
 
-from .doctor import CAUSES, _TOOL_FILES, doctor_says, tape_doctor
+from .doctor import CAUSES, _TOOL_FILES, _library_file, doctor_says, tape_doctor
 from .messages import CheckFailed, NONE_GRADIENT_HINT, NONE_VALUE_HINT, UNCONNECTED_HINT
 from .plots import plot_mismatch
 
@@ -396,14 +395,6 @@ def check_tape_calls(tapes, what, hint="", **rules):
 
 # ---------------------------------------------------------------- answer keys out of the student's reach
 
-def _library_file(filename):
-    """True for code of Python itself or of an installed package; False for notebook cells and `eval`."""
-    if filename.startswith("<frozen"):
-        return True
-    return filename.startswith(_LIBRARY_FOLDERS) or "/site-packages/" in filename or "/dist-packages/" in filename
-
-
-_LIBRARY_FOLDERS = tuple({sysconfig.get_paths()[key] for key in ("stdlib", "platstdlib", "purelib", "platlib")})
 _GRADER_FILES = set()  # the cells (code files) that define answer keys
 
 

@@ -143,17 +143,22 @@ class Diagnosis(Findings):
 # ---------------------------------------------------------------- where in the learner's code
 
 _OWN_FILE = sys._getframe().f_code.co_filename  # this module, or the setup cell it was copied into
-_LIBRARIES = tuple({sysconfig.get_paths()[key] for key in ("stdlib", "platstdlib", "purelib", "platlib")})
+_LIBRARY_FOLDERS = tuple({sysconfig.get_paths()[key] for key in ("stdlib", "platstdlib", "purelib", "platlib")})
+
+
+def _library_file(filename):
+    """True for code of Python itself or of an installed package; False for notebook cells and `eval`."""
+    if filename.startswith("<frozen"):
+        return True
+    return filename.startswith(_LIBRARY_FOLDERS) or "/site-packages/" in filename or "/dist-packages/" in filename
 
 
 def _learner_file(filename):
     """True for the learner's code (a notebook cell, a script), False for Python, libraries and the doctor."""
-    if filename == _OWN_FILE or filename.startswith("<frozen"):
-        return False
-    return not (filename.startswith(_LIBRARIES) or "/site-packages/" in filename or "/dist-packages/" in filename)
+    return filename != _OWN_FILE and not _library_file(filename)
 
 
-def _line(filename, lineno):
+def _code_line(filename, lineno):
     text = linecache.getline(filename, lineno).strip()
     return f"line {lineno}: {text}" if text else f"line {lineno}"
 
@@ -165,7 +170,7 @@ def _learner_frame(frame):
     return frame
 
 
-def _name(source, index):
+def _source_label(source, index):
     """How the learner knows a source: a Keras path, a Variable's name, or its position."""
     path = getattr(source, "path", None)
     if isinstance(path, str):
@@ -200,14 +205,14 @@ def _is_float_tensor(value):
     return tf.is_tensor(value) and not _is_variable(value) and value.dtype.is_floating
 
 
-def _finite(value):
+def _all_finite(value):
     try:
         return bool(np.all(np.isfinite(np.asarray(value))))
     except (TypeError, ValueError, NotImplementedError):
         return True  # a symbolic tensor (under tf.function): no values to look at
 
 
-def _flatten(sources):
+def _named_sources(sources):
     """[(name, source)] for one source, a list or tuple, or a dict."""
     if isinstance(sources, dict):
         return [(str(key), value) for key, value in sources.items()]
@@ -237,7 +242,7 @@ def gradient_doctor(compute, sources):
     """
     import tensorflow as tf
 
-    named = _flatten(sources)
+    named = _named_sources(sources)
     if not isinstance(sources, dict):
         try:
             parameters = list(inspect.signature(compute).parameters)
@@ -245,7 +250,7 @@ def gradient_doctor(compute, sources):
             parameters = []
         if len(parameters) == len(named):
             named = [(parameters[index], value) for index, value in named]
-    names = [_name(value, key) for key, value in named]
+    names = [_source_label(value, key) for key, value in named]
     findings = []
     for name, (_, value) in zip(names, named):
         if not (tf.is_tensor(value) or _is_variable(value)):
@@ -262,7 +267,7 @@ def gradient_doctor(compute, sources):
             tape.watch(_raw_variable(value) if _is_variable(value) else value)
         with tape_doctor(report=False, observe=False) as inner:  # tapes inside compute (a gradient penalty)
             try:
-                target = _call(compute, sources)
+                target = _call_compute(compute, sources)
             except Exception:
                 if not inner.findings:
                     raise
@@ -284,7 +289,7 @@ def gradient_doctor(compute, sources):
         gradient = tape.gradient(target, _raw_variable(value) if _is_variable(value) else value)
         if gradient is None:
             broken.append((name, value, "none"))
-        elif not _finite(tf.convert_to_tensor(gradient)):
+        elif not _all_finite(tf.convert_to_tensor(gradient)):
             broken.append((name, value, "nan"))
     del tape
     if broken:
@@ -292,7 +297,7 @@ def gradient_doctor(compute, sources):
     return Diagnosis(findings, ", ".join(str(name) for name in names))
 
 
-def _call(compute, sources):
+def _call_compute(compute, sources):
     try:
         takes_nothing = not inspect.signature(compute).parameters
     except (TypeError, ValueError):
@@ -308,7 +313,7 @@ def _op_line(op):
     """Where the learner's code created a graph operation."""
     for frame in reversed(op.traceback or []):
         if _learner_file(frame.filename):
-            return f"{_line(frame.filename, frame.lineno)} (operation {op.type})"
+            return f"{_code_line(frame.filename, frame.lineno)} (operation {op.type})"
     return f"operation {op.type} ({op.name})"
 
 
@@ -318,7 +323,7 @@ def _trace_breaks(compute, sources, named):
 
     symbolic = _symbolic_sources(sources)
     try:
-        tf.function(lambda *args: _call(compute, symbolic(args)), autograph=False).get_concrete_function(
+        tf.function(lambda *args: _call_compute(compute, symbolic(args)), autograph=False).get_concrete_function(
             *[value for _, value in named if tf.is_tensor(value) and not _is_variable(value)])
     except Exception as error:  # noqa: BLE001 (any failure to trace is a clue, never the doctor's crash)
         message = f"{type(error).__name__}: {error}"
@@ -326,7 +331,7 @@ def _trace_breaks(compute, sources, named):
             where = ""
             for frame in reversed(traceback.extract_tb(error.__traceback__)):
                 if _learner_file(frame.filename):
-                    where = _line(frame.filename, frame.lineno)
+                    where = _code_line(frame.filename, frame.lineno)
                     break
             return [Finding("the target", "left_tensorflow", message.splitlines()[0][:160], where)]
     return []
@@ -336,7 +341,7 @@ def _symbolic_sources(sources):
     """A function that rebuilds `sources` with the traced arguments in place of its tensors (not Variables)."""
     import tensorflow as tf
 
-    items = _flatten(sources)
+    items = _named_sources(sources)
 
     def rebuild(arguments):
         arguments = list(arguments)
@@ -362,7 +367,7 @@ def _graph_findings(compute, sources, named, names, broken, inner_gradients):
 
     def traced_function(*arguments):
         graph = tf.compat.v1.get_default_graph()
-        target = tf.convert_to_tensor(_call(compute, symbolic(arguments)))
+        target = tf.convert_to_tensor(_call_compute(compute, symbolic(arguments)))
         placeholders = iter(arguments)
         starts = {}
         for name, (_, value) in zip(names, named):
@@ -510,13 +515,13 @@ def _why_nan(name, note, values, adjoints, target_op):
     path = note["descendants"] & note["ancestors"]
     for op in sorted(path, key=lambda op: -op._id):  # from the target back towards the source
         outputs = [adjoints.get(id(t)) for t in op.outputs if id(t) in adjoints]
-        if any(a is not None and not _finite(a) for a in outputs):
+        if any(a is not None and not _all_finite(a) for a in outputs):
             continue
         inputs = [t for t in op.inputs if id(t) in adjoints and adjoints[id(t)] is not None]
-        if not any(not _finite(adjoints[id(t)]) for t in inputs):
+        if not any(not _all_finite(adjoints[id(t)]) for t in inputs):
             continue
         output_values = [values.get(id(t)) for t in op.outputs if id(t) in values]
-        overflowed = any(v is not None and not _finite(v) for v in output_values)
+        overflowed = any(v is not None and not _all_finite(v) for v in output_values)
         input_values = [values.get(id(t)) for t in op.inputs if id(t) in values]
         at_zero = any(v is not None and np.any(np.asarray(v) == 0) for v in input_values)
         where_after = [other for other in path if other.type in ("Select", "SelectV2") and other._id > op._id]
@@ -599,7 +604,7 @@ def _names_of(frame, value):
     return [name for name, bound in list(frame.f_locals.items()) if bound is value and not name.startswith("_")]
 
 
-def _caller(frame):
+def _learner_caller(frame):
     """The learner's frame that called a tape method, or None when TensorFlow itself called it."""
     while frame is not None and frame.f_code.co_filename in _TOOL_FILES:
         frame = frame.f_back
@@ -688,7 +693,7 @@ class tape_doctor(Findings):
     def _enter(self, original):
         def enter(tape):
             with _never_fails():
-                frame = _caller(sys._getframe(1))
+                frame = _learner_caller(sys._getframe(1))
                 if frame is not None:
                     self._records[id(tape)] = _TapeRecord(tape, frame, self._tick())
                     self._all.append(self._records[id(tape)])
@@ -699,7 +704,7 @@ class tape_doctor(Findings):
         def exit_(tape, *exc):
             with _never_fails():
                 record = self._records.get(id(tape))
-                frame = _caller(sys._getframe(1))
+                frame = _learner_caller(sys._getframe(1))
                 if record is not None and record.exited is None:
                     record.exited = self._tick()
                     if frame is not None:
@@ -713,7 +718,7 @@ class tape_doctor(Findings):
                 import tensorflow as tf
 
                 record = self._records.get(id(tape))
-                frame = _caller(sys._getframe(1))
+                frame = _learner_caller(sys._getframe(1))
                 if record is not None and frame is not None:
                     for item in tf.nest.flatten(tensor):
                         record.watched.append((item, _names_of(frame, item), frame.f_lineno))
@@ -736,7 +741,7 @@ class tape_doctor(Findings):
 
     def _before_gradient(self, tape, target, sources, caller):
         """What must be seen before TensorFlow answers (a plain tape forgets what it watched)."""
-        frame = _caller(caller)
+        frame = _learner_caller(caller)
         record = self._records.get(id(tape))
         if frame is None or record is None:
             return None
@@ -748,7 +753,7 @@ class tape_doctor(Findings):
         watched_variables = tape.watched_variables() if tape._tape is not None else ()
         if target is None:  # TensorFlow raises a TypeError next; the finding says where the None came from
             self.findings.append(Finding("the target", "no_target", "tape.gradient was asked for the gradient "
-                                         "of None", _line(frame.f_code.co_filename, frame.f_lineno)))
+                                         "of None", _code_line(frame.f_code.co_filename, frame.f_lineno)))
         return frame, record, watched_variables
 
     def _after_gradient(self, tape, target, sources, result, frame, record, watched_variables):
@@ -758,13 +763,13 @@ class tape_doctor(Findings):
                  ((_names_of(frame, s), s) for s in tf.nest.flatten(sources))]
         if isinstance(sources, (list, tuple)) and not sources:
             self.findings.append(Finding("the list of sources", "wrong_variables", "it is empty: taken "
-                                         "before the model was built?", _line(frame.f_code.co_filename, frame.f_lineno)))
+                                         "before the model was built?", _code_line(frame.f_code.co_filename, frame.f_lineno)))
         for index, ((name, source), grad) in enumerate(zip(named, tf.nest.flatten(result))):
-            label = name or _name(source, index)
+            label = name or _source_label(source, index)
             if grad is None:
                 finding = self._why_none(record, frame, tape, target, source, label, watched_variables,
                                          [s for _, s in named])
-            elif not _finite(grad):
+            elif not _all_finite(grad):
                 finding = self._why_nan(record, label)
             else:
                 finding = None
@@ -778,7 +783,7 @@ class tape_doctor(Findings):
     def _why_none(self, record, frame, tape, target, source, label, watched_variables, all_sources):
         import tensorflow as tf
 
-        here = _line(frame.f_code.co_filename, frame.f_lineno)
+        here = _code_line(frame.f_code.co_filename, frame.f_lineno)
         if _is_integer(target):
             return Finding("the target", "integer_dtype", f"the target's dtype is {target.dtype.name}", here)
         if _is_integer(source):
@@ -803,7 +808,7 @@ class tape_doctor(Findings):
                 if names_now & set(names):
                     return Finding(label, "watched_other_object", f"the tape watched the object `{names[0]}` held "
                                    f"at line {line}; then `{names[0]}` was bound to a new tensor",
-                                   _line(record.filename, line))
+                                   _code_line(record.filename, line))
             if names_now & self._were_variables:
                 return Finding(label, "variable_replaced", f"`{sorted(names_now & self._were_variables)[0]}` was a "
                                "Variable at an earlier gradient call and is now a Tensor", "")
