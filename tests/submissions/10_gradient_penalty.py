@@ -1,0 +1,368 @@
+"""Synthetic submissions of 10_gradient_penalty for the nbgrader round trip (tests/test_roundtrip.py).
+
+Each entry: "answers" maps a solution cell's grade id to the whole source the student wrote in it
+(solution cells not listed keep the source notebook's solution); "scores" maps every grade cell id
+of the notebook to the exact points that submission must get.
+Grade cells and points: linear_values 2, linear_bias 1, penalty_vectors 1, penalty_images 1, penalty_epsilon 1,
+penalty_zero_gradient 1, step_linear 1, step_keras 1, step_quadratic 1 (10 in all).
+Ex 3 calls the student's own gradient_penalty, so a mistake in Ex 2 also costs the Ex 3 cells whose critic
+is not linear (a linear critic's penalty does not depend on where the interpolates are).
+"""
+
+from . import scores_for
+
+P = "10_gradient_penalty_"
+
+scores = scores_for("10_gradient_penalty")
+
+CORRECT_PENALTY = '''def gradient_penalty(critic, real, fake, epsilon):
+    real = tf.convert_to_tensor(real)
+    fake = tf.convert_to_tensor(fake, dtype=real.dtype)
+    epsilon = tf.cast(epsilon, real.dtype)
+    x_hat = epsilon * real + (1.0 - epsilon) * fake
+    with tf.GradientTape() as tape:
+        tape.watch(x_hat)
+        scores = critic(x_hat, training=True)
+    g = tf.reshape(tape.gradient(scores, x_hat), [tf.shape(x_hat)[0], -1])
+    return tf.reduce_mean((tf.sqrt(tf.reduce_sum(g ** 2, axis=1) + 1e-12) - 1.0) ** 2)
+'''
+
+
+def penalty_with(interpolate="epsilon * real + (1.0 - epsilon) * fake",
+                 slopes="tf.sqrt(tf.reduce_sum(g ** 2, axis=1) + 1e-12)",
+                 result="tf.reduce_mean((slopes - 1.0) ** 2)", scores="critic(x_hat)", before=""):
+    """A gradient_penalty with one part written another way (a mistake, usually)."""
+    return f'''def gradient_penalty(critic, real, fake, epsilon):
+    real = tf.convert_to_tensor(real)
+    fake = tf.convert_to_tensor(fake, dtype=real.dtype)
+    epsilon = tf.cast(epsilon, real.dtype)
+{before}    x_hat = {interpolate}
+    with tf.GradientTape() as tape:
+        tape.watch(x_hat)
+        scores = {scores}
+    g = tf.reshape(tape.gradient(scores, x_hat), [tf.shape(x_hat)[0], -1])
+    slopes = {slopes}
+    return {result}
+'''
+
+
+SUBMISSIONS = {
+    # Correct, written another way: one persistent tape (its first gradient call inside its block), NumPy results,
+    # a dict of sources; the tape watches real and fake (x̂ is then a recorded intermediate), x̂ = fake + ε(real - fake),
+    # a norm over all axes but the first without a reshape; the W-loss from one call on real and fake together.
+    "persistent_tapes_and_numpy": {
+        "answers": {
+            P + "linear": '''def linear_critic_penalty(w, b, x_hat):
+    x_hat = tf.cast(x_hat, w.dtype)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x_hat)
+        scores = tf.squeeze(x_hat @ w[:, None], axis=1) + b
+        g = tape.gradient(scores, x_hat)
+        gp = tf.reduce_mean((tf.norm(g, axis=1) - 1) ** 2)
+    grads = tape.gradient(gp, {"w": w, "b": b})
+    del tape
+    return gp.numpy(), grads["w"].numpy(), grads["b"]
+''',
+            P + "penalty": '''def gradient_penalty(critic, real, fake, epsilon):
+    real = tf.convert_to_tensor(real)
+    fake = tf.cast(fake, real.dtype)
+    with tf.GradientTape() as tape:
+        tape.watch([real, fake])
+        x_hat = fake + tf.cast(epsilon, real.dtype) * (real - fake)
+        scores = critic(x_hat)
+    g = tape.gradient(scores, x_hat)
+    axes = list(range(1, len(g.shape)))
+    return tf.reduce_mean(tf.square(tf.sqrt(tf.reduce_sum(g * g, axis=axes) + 1e-10) - 1))
+''',
+            P + "step": '''def critic_loss_and_grads(critic, real, fake, epsilon, lam=10.0):
+    real = tf.convert_to_tensor(real)
+    fake = tf.cast(fake, real.dtype)
+    n = tf.shape(real)[0]
+    with tf.GradientTape() as tape:
+        scores = tf.reshape(critic(tf.concat([fake, real], axis=0)), [-1])
+        loss = tf.reduce_mean(scores[:n]) - tf.reduce_mean(scores[n:])
+        loss = loss + lam * gradient_penalty(critic, real, fake, epsilon)
+    return loss, tuple(tape.gradient(loss, critic.trainable_variables))
+''',
+        },
+        "scores": scores(),
+    },
+    # Correct, written another way: Ex 1 with tf.einsum and a norm with no constant (w is never 0 in the checks);
+    # Ex 2 with a larger constant (1e-8) inside the square root; Ex 3 with the loss's three
+    # terms summed by tf.add_n inside the tape and the Variables listed before it.
+    "other_correct_forms": {
+        "answers": {
+            P + "linear": '''def linear_critic_penalty(w, b, x_hat):
+    x_hat = tf.convert_to_tensor(x_hat, dtype=w.dtype)
+    with tf.GradientTape() as outer:
+        with tf.GradientTape() as inner:
+            inner.watch(x_hat)
+            scores = tf.einsum("nd,d->n", x_hat, w) + b
+        g = inner.gradient(scores, x_hat)
+        gp = tf.reduce_mean(tf.square(tf.sqrt(tf.reduce_sum(tf.square(g), axis=-1)) - 1))
+    grads = outer.gradient(gp, [w, b])
+    return gp, grads[0], grads[1]
+''',
+            P + "penalty": '''def gradient_penalty(critic, real, fake, epsilon):
+    real = tf.convert_to_tensor(real)
+    fake = tf.convert_to_tensor(fake, dtype=real.dtype)
+    x_hat = tf.cast(epsilon, real.dtype) * real + (1 - tf.cast(epsilon, real.dtype)) * fake
+    with tf.GradientTape() as tape:
+        tape.watch(x_hat)
+        scores = critic(x_hat, training=True)
+    g = tape.gradient(scores, x_hat)
+    flat = tf.reshape(g, [tf.shape(g)[0], -1])
+    slopes = tf.sqrt(tf.reduce_sum(tf.square(flat), axis=1) + 1e-8)   # a larger constant, still inside the root
+    return tf.reduce_mean((slopes - 1) ** 2)
+''',
+            P + "step": '''def critic_loss_and_grads(critic, real, fake, epsilon, lam=10.0):
+    variables = critic.trainable_variables
+    with tf.GradientTape() as tape:
+        terms = [tf.reduce_mean(critic(fake)), -tf.reduce_mean(critic(real)),
+                 lam * gradient_penalty(critic, real, fake, epsilon)]
+        loss = tf.add_n(terms)
+    grads = tape.gradient(loss, variables)
+    return loss, list(grads)
+''',
+        },
+        "scores": scores(),
+    },
+    # Wrong: the inner gradient is taken after the outer tape's block (Ex 1): dgp/dw is None; the penalty is computed
+    # before the outer tape starts (Ex 3): the gradients are the W-loss's alone, the penalty silently ignored.
+    "penalty_outside_the_outer_tape": {
+        "answers": {
+            P + "linear": '''def linear_critic_penalty(w, b, x_hat):
+    x_hat = tf.convert_to_tensor(x_hat, dtype=w.dtype)
+    with tf.GradientTape() as outer:
+        with tf.GradientTape() as inner:
+            inner.watch(x_hat)
+            scores = tf.linalg.matvec(x_hat, w) + b
+    g = inner.gradient(scores, x_hat)
+    gp = tf.reduce_mean((tf.sqrt(tf.reduce_sum(g ** 2, axis=1) + 1e-12) - 1.0) ** 2)
+    dgp_dw, dgp_db = outer.gradient(gp, [w, b])
+    return gp, dgp_dw, dgp_db
+''',
+            P + "step": '''def critic_loss_and_grads(critic, real, fake, epsilon, lam=10.0):
+    gp = gradient_penalty(critic, real, fake, epsilon)
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean(critic(fake)) - tf.reduce_mean(critic(real)) + lam * gp
+    return loss, tape.gradient(loss, critic.trainable_variables)
+''',
+        },
+        "scores": scores(linear_values=0, linear_bias=0, step_linear=0, step_keras=0, step_quadratic=0),
+    },
+    # Wrong: dgp/db "fixed" to zeros with unconnected_gradients=ZERO: only the cell that asks for the None fails.
+    "zeros_for_the_bias": {
+        "answers": {
+            P + "linear": '''def linear_critic_penalty(w, b, x_hat):
+    x_hat = tf.convert_to_tensor(x_hat, dtype=w.dtype)
+    with tf.GradientTape() as outer:
+        with tf.GradientTape() as inner:
+            inner.watch(x_hat)
+            scores = tf.linalg.matvec(x_hat, w) + b
+        g = inner.gradient(scores, x_hat)
+        gp = tf.reduce_mean((tf.sqrt(tf.reduce_sum(g ** 2, axis=1) + 1e-12) - 1.0) ** 2)
+    dgp_dw, dgp_db = outer.gradient(gp, [w, b], unconnected_gradients=tf.UnconnectedGradients.ZERO)
+    return gp, dgp_dw, dgp_db
+''',
+        },
+        "scores": scores(linear_bias=0),
+    },
+    # Wrong: the closed forms of Ex 1 with no tape at all: TapeCalls fails both cells.
+    "closed_form_without_tapes": {
+        "answers": {
+            P + "linear": '''def linear_critic_penalty(w, b, x_hat):
+    norm = tf.norm(w)
+    return (norm - 1) ** 2, 2 * (norm - 1) * w / norm, None
+''',
+        },
+        "scores": scores(linear_values=0, linear_bias=0),
+    },
+    # Wrong: ε drawn per pixel (with the data's shape) inside the function, the argument ignored: random, and x̂ off
+    # the line. Every Ex 2 cell fails; in Ex 3 only the linear critics pass (their penalty does not depend on x̂).
+    "per_pixel_epsilon": {
+        "answers": {P + "penalty": penalty_with(before="    epsilon = tf.random.uniform(tf.shape(real), dtype=real.dtype)\n")},
+        "scores": scores(penalty_vectors=0, penalty_images=0, penalty_epsilon=0, penalty_zero_gradient=0, step_quadratic=0),
+    },
+    # Wrong: tf.norm, with nothing inside the square root: NaN gradients where an input gradient is 0.
+    "norm_without_a_constant": {
+        "answers": {P + "penalty": penalty_with(slopes="tf.norm(g, axis=1)")},
+        "scores": scores(penalty_zero_gradient=0, step_quadratic=0),
+    },
+    # Wrong: the constant added to g before tf.norm: finite, but at a zero input gradient the norm's derivative is a
+    # made-up direction (1, 1, ...)/√d instead of 0, so the penalty's gradients are off where the critic is flat.
+    "constant_added_to_g": {
+        "answers": {P + "penalty": penalty_with(slopes="tf.norm(g + 1e-12, axis=1)")},
+        "scores": scores(penalty_zero_gradient=0, step_quadratic=0),
+    },
+    # Wrong: (mean of the norms - 1)² instead of the mean of (norm - 1)². Equal for a linear critic (one slope everywhere).
+    "mean_of_norms": {
+        "answers": {P + "penalty": penalty_with(result="(tf.reduce_mean(slopes) - 1.0) ** 2")},
+        "scores": scores(penalty_vectors=0, penalty_images=0, penalty_epsilon=0, penalty_zero_gradient=0, step_quadratic=0),
+    },
+    # Wrong: one norm over the whole batch's gradient, not one per example.
+    "norm_over_the_batch": {
+        "answers": {P + "penalty": penalty_with(slopes="tf.sqrt(tf.reduce_sum(g ** 2) + 1e-12)")},
+        "scores": scores(penalty_vectors=0, penalty_images=0, penalty_epsilon=0, penalty_zero_gradient=0,
+                         step_linear=0, step_keras=0, step_quadratic=0),
+    },
+    # Wrong: the norm over the last axis only, with no reshape: right for vectors, one norm per pixel for images.
+    "norm_over_the_last_axis": {
+        "answers": {P + "penalty": '''def gradient_penalty(critic, real, fake, epsilon):
+    real = tf.convert_to_tensor(real)
+    fake = tf.convert_to_tensor(fake, dtype=real.dtype)
+    epsilon = tf.cast(epsilon, real.dtype)
+    x_hat = epsilon * real + (1.0 - epsilon) * fake
+    with tf.GradientTape() as tape:
+        tape.watch(x_hat)
+        scores = critic(x_hat)
+    g = tape.gradient(scores, x_hat)
+    slopes = tf.sqrt(tf.reduce_sum(g ** 2, axis=-1) + 1e-12)
+    return tf.reduce_mean((slopes - 1.0) ** 2)
+'''},
+        "scores": scores(penalty_images=0, step_keras=0),
+    },
+    # Wrong: ε on fake, 1 - ε on real. Same distribution when ε is drawn inside, but not the function asked for.
+    "epsilon_on_fake": {
+        "answers": {P + "penalty": penalty_with(interpolate="epsilon * fake + (1.0 - epsilon) * real")},
+        "scores": scores(penalty_vectors=0, penalty_images=0, penalty_epsilon=0, penalty_zero_gradient=0, step_quadratic=0),
+    },
+    # Wrong: the lesson's stand-in, the mean squared slope, copied as the penalty.
+    "squared_slope_penalty": {
+        "answers": {P + "penalty": penalty_with(result="tf.reduce_mean(slopes ** 2)")},
+        "scores": scores(penalty_vectors=0, penalty_images=0, penalty_epsilon=0, penalty_zero_gradient=0,
+                         step_linear=0, step_keras=0, step_quadratic=0),
+    },
+    # Wrong: the penalty taken on sigmoid(score) instead of the raw score.
+    "penalty_on_sigmoid_outputs": {
+        "answers": {P + "penalty": penalty_with(scores="tf.sigmoid(critic(x_hat))")},
+        "scores": scores(penalty_vectors=0, penalty_images=0, penalty_epsilon=0, penalty_zero_gradient=0,
+                         step_linear=0, step_keras=0, step_quadratic=0),
+    },
+    # Wrong: the norms computed in NumPy (.numpy()): right values, but the penalty is a constant to any outer tape,
+    # so the zero-gradient cell (which differentiates it) and every Ex 3 cell fail.
+    "numpy_inside_the_penalty": {
+        "answers": {P + "penalty": '''def gradient_penalty(critic, real, fake, epsilon):
+    real = tf.convert_to_tensor(real)
+    fake = tf.convert_to_tensor(fake, dtype=real.dtype)
+    epsilon = tf.cast(epsilon, real.dtype)
+    x_hat = epsilon * real + (1.0 - epsilon) * fake
+    with tf.GradientTape() as tape:
+        tape.watch(x_hat)
+        scores = critic(x_hat)
+    g = tape.gradient(scores, x_hat).numpy().reshape(len(x_hat), -1)
+    slopes = np.sqrt(np.sum(g ** 2, axis=1) + 1e-12)
+    return tf.constant(np.mean((slopes - 1.0) ** 2), dtype=real.dtype)
+'''},
+        "scores": scores(penalty_zero_gradient=0, step_linear=0, step_keras=0, step_quadratic=0),
+    },
+    # Wrong: the W-loss with its sign flipped (mean D(real) - mean D(fake)).
+    "w_loss_sign_flipped": {
+        "answers": {P + "step": '''def critic_loss_and_grads(critic, real, fake, epsilon, lam=10.0):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean(critic(real)) - tf.reduce_mean(critic(fake)) + lam * gradient_penalty(critic, real, fake, epsilon)
+    return loss, tape.gradient(loss, critic.trainable_variables)
+'''},
+        "scores": scores(step_linear=0, step_keras=0, step_quadratic=0),
+    },
+    # Wrong: λ = 10 whatever lam is passed: the visible checks (lam = 10) pass, the hidden ones do not.
+    "lambda_ignored": {
+        "answers": {P + "step": '''def critic_loss_and_grads(critic, real, fake, epsilon, lam=10.0):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean(critic(fake)) - tf.reduce_mean(critic(real)) + 10.0 * gradient_penalty(critic, real, fake, epsilon)
+    return loss, tape.gradient(loss, critic.trainable_variables)
+'''},
+        "scores": scores(step_linear=0, step_keras=0, step_quadratic=0),
+    },
+    # Wrong: every solution returns what an answer key gives (keys refuse to run from student code), with the
+    # input gradient from a tape where one is needed.
+    "calls_answer_keys": {
+        "answers": {
+            P + "linear": '''def linear_critic_penalty(w, b, x_hat):
+    with tf.GradientTape() as outer:
+        with tf.GradientTape() as inner:
+            inner.watch(w)
+            scores = w * 1.0
+        inner.gradient(scores, w)
+    outer.gradient(scores, w)
+    return expected_linear_penalty(w.numpy()), expected_linear_penalty_gradient(w.numpy()), None
+''',
+            P + "penalty": '''def gradient_penalty(critic, real, fake, epsilon):
+    real = tf.convert_to_tensor(real)
+    x_hat = tf.cast(epsilon, real.dtype) * real + (1 - tf.cast(epsilon, real.dtype)) * tf.cast(fake, real.dtype)
+    with tf.GradientTape() as tape:
+        tape.watch(x_hat)
+        scores = critic(x_hat)
+    return expected_penalty_of_gradients(tape.gradient(scores, x_hat).numpy())
+''',
+            P + "step": '''def critic_loss_and_grads(critic, real, fake, epsilon, lam=10.0):
+    loss, dw, db = expected_linear_critic_step(critic.w.numpy(), real, fake, lam)
+    return loss, [db, dw]
+''',
+        },
+        "scores": scores(linear_values=0, linear_bias=0, penalty_vectors=0, penalty_images=0, penalty_epsilon=0,
+                         penalty_zero_gradient=0, step_linear=0, step_keras=0, step_quadratic=0),
+    },
+    # Wrong: the tapes are right, but no function returns its result.
+    "no_return": {
+        "answers": {
+            P + "linear": '''def linear_critic_penalty(w, b, x_hat):
+    x_hat = tf.convert_to_tensor(x_hat, dtype=w.dtype)
+    with tf.GradientTape() as outer:
+        with tf.GradientTape() as inner:
+            inner.watch(x_hat)
+            scores = tf.linalg.matvec(x_hat, w) + b
+        g = inner.gradient(scores, x_hat)
+        gp = tf.reduce_mean((tf.sqrt(tf.reduce_sum(g ** 2, axis=1) + 1e-12) - 1.0) ** 2)
+    grads = outer.gradient(gp, [w, b])
+''',
+            P + "penalty": CORRECT_PENALTY.replace("    return tf.reduce_mean", "    gp = tf.reduce_mean"),
+            P + "step": '''def critic_loss_and_grads(critic, real, fake, epsilon, lam=10.0):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean(critic(fake)) - tf.reduce_mean(critic(real)) + lam * gradient_penalty(critic, real, fake, epsilon)
+    grads = tape.gradient(loss, critic.trainable_variables)
+''',
+        },
+        "scores": scores(linear_values=0, linear_bias=0, penalty_vectors=0, penalty_images=0, penalty_epsilon=0,
+                         penalty_zero_gradient=0, step_linear=0, step_keras=0, step_quadratic=0),
+    },
+    # Correct, with debug output to stderr and logging.warning in every solution: no cell loses its points.
+    "debug_output_to_stderr": {
+        "answers": {
+            P + "linear": '''import logging
+import sys
+
+def linear_critic_penalty(w, b, x_hat):
+    x_hat = tf.convert_to_tensor(x_hat, dtype=w.dtype)
+    with tf.GradientTape() as outer:
+        with tf.GradientTape() as inner:
+            inner.watch(x_hat)
+            scores = tf.linalg.matvec(x_hat, w) + b
+        g = inner.gradient(scores, x_hat)
+        gp = tf.reduce_mean((tf.sqrt(tf.reduce_sum(g ** 2, axis=1) + 1e-12) - 1.0) ** 2)
+    dgp_dw, dgp_db = outer.gradient(gp, [w, b])
+    print("debug: gp =", float(gp), file=sys.stderr)
+    logging.warning("linear_critic_penalty done")
+    return gp, dgp_dw, dgp_db
+''',
+            P + "penalty": '''import logging
+import sys
+
+''' + CORRECT_PENALTY.replace("    return tf.reduce_mean", '''    print("debug: g has shape", g.shape, file=sys.stderr)
+    logging.warning("gradient_penalty done")
+    return tf.reduce_mean'''),
+            P + "step": '''import logging
+import sys
+
+def critic_loss_and_grads(critic, real, fake, epsilon, lam=10.0):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean(critic(fake)) - tf.reduce_mean(critic(real)) + lam * gradient_penalty(critic, real, fake, epsilon)
+    grads = tape.gradient(loss, critic.trainable_variables)
+    print("debug: loss", loss, file=sys.stderr)
+    logging.warning("critic_loss_and_grads done")
+    return loss, grads
+''',
+        },
+        "scores": scores(),
+    },
+}
