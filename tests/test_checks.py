@@ -355,6 +355,8 @@ def _zero_for_an_unconnected_keras_variable():
     (lambda: dict.get({}, "dy_dx").numpy(), "A value that should be a tensor is None, so it has no .numpy"),
     (lambda: tf.reshape(tf.constant([5.0]), [3]), "One number came where 3 were expected. If this comes from tape.gradient"),
     (_zero_for_an_unconnected_keras_variable, "unconnected_gradients=ZERO cannot make zeros for a Keras 3 Variable"),
+    (lambda: 10.0 * dict.get({}, "penalty"), "A value that should be a tensor is None, and arithmetic met it"),
+    (lambda: dict.get({}, "penalty") + 1.0, "A value that should be a tensor is None, and arithmetic met it"),
 ])
 def test_errors_a_learner_meets_are_explained(make_error, explanation):
     with pytest.raises(Exception) as failure:
@@ -369,6 +371,7 @@ def test_a_reused_tape_and_a_stub_are_explained_and_other_errors_are_not():
     assert messages.explain_error(NotImplementedError("the method is abstract")) is None
     assert messages.explain_error(KeyError("w")) is None
     assert messages.explain_error(RuntimeError("something else")) is None
+    assert messages.explain_error(TypeError("unsupported operand type(s) for +: 'int' and 'str'")) is None
 
 
 def test_gradients_on_a_grid_name_their_points(no_display):

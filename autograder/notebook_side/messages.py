@@ -68,6 +68,11 @@ EXPLANATIONS = [
      "tape.gradient was asked for the gradient of None: the target is None. A function returned nothing, or a "
      "gradient came back None one step earlier (for a higher derivative: did the inner `gradient` call run "
      "inside the outer tape's `with` block, and did the tapes watch the source?)."),
+    ("TypeError",
+     r"unsupported operand type\(s\) for [^:]+: '\w+' and 'NoneType'|unsupported operand type\(s\) for [^:]+: "
+     r"'NoneType' and '\w+'",
+     "A value that should be a tensor is None, and arithmetic met it: did a function `return` its result, or did a "
+     "gradient come back None (the tape recorded no path from the source to the target)?"),
     ("AttributeError",
      r"'NoneType' object has no attribute '(\w+)'",
      "A value that should be a tensor is None, so it has no .{0}: did a function `return` its result, or did "
