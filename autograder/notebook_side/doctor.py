@@ -163,13 +163,6 @@ def _code_line(filename, lineno):
     return f"line {lineno}: {text}" if text else f"line {lineno}"
 
 
-def _learner_frame(frame):
-    """The nearest frame of the learner's code at or above `frame`, or None."""
-    while frame is not None and not _learner_file(frame.f_code.co_filename):
-        frame = frame.f_back
-    return frame
-
-
 def _source_label(source, index):
     """How the learner knows a source: a Keras path, a Variable's name, or its position."""
     path = getattr(source, "path", None)
