@@ -34,12 +34,13 @@ def _lint(args) -> int:
 def _grade(args) -> int:
     from .grading import grade_class, report
 
+    print(f"course root: {args.root}")
     names = [a.name for a in course.assignments(args.root)]
     if args.assignment not in names:
         print(f"no assignment {args.assignment!r} in source/; the assignments are: {', '.join(names)}")
         return 2
     if not list((args.root / "submitted").glob(f"*/{args.assignment}")):
-        print(f"no submissions: put them in submitted/<student id>/{args.assignment}/{args.assignment}.ipynb"
+        print(f"no submissions: put them in {args.root / 'submitted'}/<student id>/{args.assignment}/{args.assignment}.ipynb"
               " (nbgrader collect or zip_collect does that)")
         return 2
     outcomes = grade_class(args.assignment, args.root, args.student or None, Path(args.csv) if args.csv else None)
@@ -56,7 +57,8 @@ def _bench(args) -> int:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m autograder", description=__doc__)
-    parser.add_argument("--root", type=lambda path: Path(path).resolve(), default=course.ROOT, help="the course root (default: this repository)")
+    parser.add_argument("--root", type=lambda path: Path(path).resolve(),
+                        help="the course root (default: the current folder, which holds nbgrader_config.py, as for nbgrader)")
     commands = parser.add_subparsers(dest="command", required=True)
     build = commands.add_parser("build", help="regenerate setup cells, release/, notebooks/ and the README map")
     build.add_argument("--check", action="store_true", help="change nothing; fail if a generated file is out of date")
@@ -72,6 +74,7 @@ def main(argv=None) -> int:
     bench.set_defaults(run=_bench)
     args = parser.parse_args(argv)
     try:
+        args.root = args.root or course.find_root(Path.cwd())
         return args.run(args)
     except course.CourseError as error:
         print(f"error: {error}", file=sys.stderr)

@@ -11,6 +11,7 @@ except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 
 ROOT = Path(__file__).resolve().parent.parent
+CONFIG_FILE = "nbgrader_config.py"
 
 
 class CourseError(Exception):
@@ -54,11 +55,32 @@ class Assignment:
 
 def assignments(root: Path = ROOT) -> list[Assignment]:
     """Every `source/NN_name/NN_name.ipynb`, in course order."""
+    if not (root / "source").is_dir():
+        raise CourseError(f"{root} has no source/ folder: the course's notebooks are source/NN_name/NN_name.ipynb")
     found = []
     for folder in sorted((root / "source").iterdir()):
         if folder.is_dir() and ASSIGNMENT_NAME.match(folder.name) and (folder / f"{folder.name}.ipynb").exists():
             found.append(Assignment(folder.name, root))
     return found
+
+
+def nbgrader_config(root: Path = ROOT):
+    """The course's nbgrader_config.py as a traitlets Config: the one place it is read."""
+    from traitlets.config.loader import PyFileConfigLoader
+
+    return PyFileConfigLoader(CONFIG_FILE, path=str(root)).load_config()
+
+
+def find_root(folder: Path) -> Path:
+    """The course a command works on, found the way nbgrader finds it: `folder` (the current one)
+    holds nbgrader_config.py, whose `c.CourseDirectory.root` may name another folder."""
+    folder = folder.resolve()
+    if not (folder / CONFIG_FILE).exists():
+        above = next((p for p in folder.parents if (p / CONFIG_FILE).exists()), None)
+        where = f"; the nearest course above is {above}: cd there" if above else ""
+        raise CourseError(f"{folder} is not a course root (it has no {CONFIG_FILE}){where}, or pass --root FOLDER")
+    named = nbgrader_config(folder).CourseDirectory.get("root")
+    return (folder / named).resolve() if named else folder
 
 
 def settings(root: Path = ROOT) -> dict:

@@ -16,7 +16,6 @@ from pathlib import Path
 import nbformat
 
 from . import course
-from .build import nbgrader_config
 
 ORIGINAL_SUFFIX = ".as-submitted"
 
@@ -105,7 +104,7 @@ def preflight(path: Path, release_path: Path) -> tuple[bool, list[str]]:
 def _api(root: Path):
     from nbgrader.apps import NbGraderAPI
 
-    config = nbgrader_config(root)
+    config = course.nbgrader_config(root)
     config.CourseDirectory.root = str(root)
     return NbGraderAPI(config=config)
 

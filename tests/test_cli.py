@@ -61,3 +61,29 @@ def test_a_broken_source_notebook_is_named(tiny_course, capsys):
     assert "01_demo.ipynb: not a readable notebook" in capsys.readouterr().err
     assert main(["--root", str(tiny_course), "lint"]) == 1
     assert "not a readable notebook" in capsys.readouterr().out
+
+
+def test_the_course_is_the_current_folder_as_for_nbgrader(tiny_course, tmp_path_factory, monkeypatch, capsys):
+    main(["--root", str(tiny_course), "build"])
+    monkeypatch.chdir(tiny_course)
+    assert main(["grade", "01_demo"]) == 2
+    out = capsys.readouterr().out
+    assert f"course root: {tiny_course}" in out
+    assert f"no submissions: put them in {tiny_course / 'submitted'}/" in out
+    assert main(["lint"]) == 0
+
+    monkeypatch.chdir(tiny_course / "source")  # a folder inside the course is not the course
+    assert main(["grade", "01_demo"]) == 1
+    err = capsys.readouterr().err
+    assert f"{tiny_course / 'source'} is not a course root (it has no nbgrader_config.py)" in err
+    assert f"the nearest course above is {tiny_course}: cd there" in err
+
+    elsewhere = tmp_path_factory.mktemp("elsewhere")
+    monkeypatch.chdir(elsewhere)
+    assert main(["lint"]) == 1
+    assert "nearest course" not in capsys.readouterr().err
+    (elsewhere / "nbgrader_config.py").write_text(f"c = get_config()\nc.CourseDirectory.root = {str(tiny_course)!r}\n")
+    assert main(["lint"]) == 0  # nbgrader's own setting names the course
+    (elsewhere / "nbgrader_config.py").write_text("c = get_config()\n")
+    assert main(["lint"]) == 1
+    assert "has no source/ folder" in capsys.readouterr().err

@@ -5,7 +5,7 @@ import yaml
 from packaging.requirements import Requirement
 
 from autograder import course
-from autograder.build import nbgrader_config
+from autograder.course import nbgrader_config
 
 from conftest import ROOT
 

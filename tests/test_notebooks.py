@@ -8,7 +8,8 @@ import pytest
 from nbgrader.validator import Validator
 
 from autograder import course
-from autograder.build import HIDDEN_MARKER, nbgrader_config
+from autograder.build import HIDDEN_MARKER
+from autograder.course import nbgrader_config
 from autograder.execute import errors, run, stderr_outputs
 
 from conftest import ROOT
