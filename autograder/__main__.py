@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -73,6 +74,10 @@ def main(argv=None) -> int:
     bench.add_argument("notebooks", nargs="*", help="assignment names (default: all)")
     bench.set_defaults(run=_bench)
     args = parser.parse_args(argv)
+    # nbgrader runs `alembic` from PATH when it opens a gradebook: this environment's must be found.
+    scripts = str(Path(sys.executable).parent)
+    if scripts not in os.environ.get("PATH", "").split(os.pathsep):
+        os.environ["PATH"] = os.pathsep.join([scripts, os.environ.get("PATH", "")])
     try:
         args.root = args.root or course.find_root(Path.cwd())
         return args.run(args)

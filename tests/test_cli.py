@@ -87,3 +87,13 @@ def test_the_course_is_the_current_folder_as_for_nbgrader(tiny_course, tmp_path_
     (elsewhere / "nbgrader_config.py").write_text("c = get_config()\n")
     assert main(["lint"]) == 1
     assert "has no source/ folder" in capsys.readouterr().err
+
+
+def test_this_environments_scripts_are_on_path_for_nbgrader(tiny_course, monkeypatch):
+    from pathlib import Path
+    import os
+    import sys
+
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    main(["--root", str(tiny_course), "lint"])
+    assert os.environ["PATH"].split(os.pathsep)[0] == str(Path(sys.executable).parent)  # alembic is found there
