@@ -117,6 +117,21 @@ def test_every_synthetic_submission_gets_its_exact_score(tmp_path, name):
     for student, wanted in expected.items():
         assert float(rows[student]["score"]) == pytest.approx(sum(wanted.values()))
         assert float(rows[student]["max_score"]) == pytest.approx(sum(full.values()))
+    # the class report: every test of every student, each lost point with the mistake that lost it
+    with open(tmp_path / "reports" / f"{name}.csv") as file:
+        report_rows = list(csv.DictReader(file))
+    for student, wanted in expected.items():
+        mine = {row["test"]: row for row in report_rows if row["student"] == student}
+        assert {test: float(row["points"]) for test, row in mine.items()} == pytest.approx(wanted), student
+        for test, row in mine.items():
+            lost = float(row["points"]) < float(row["max_points"])
+            assert bool(row["mistake"]) == lost, (student, test, row["mistake"])
+            assert "did not finish" not in row["mistake"], (student, test)
+            if student == "blank":
+                assert row["mistake"] == "not done: the exercise still raises NotImplementedError", test
+    page = (tmp_path / "reports" / f"{name}.html").read_text()
+    assert f"{len(expected)} of {len(expected)} submissions graded" in page and "<img" in page
+    assert all(f"<code>{test}</code>" in page for test in full)
 
 
 def test_a_broken_submission_never_stops_the_class(tmp_path):
@@ -173,3 +188,11 @@ def test_a_broken_submission_never_stops_the_class(tmp_path):
     assert scores(a, "f_endless_loop") == pytest.approx(
         {grade_id: 0.0 if grade_id in first_exercise_tests(a) else points for grade_id, points in full.items()})
     assert outcomes["g_correct"].graded and scores(a, "g_correct") == pytest.approx(full)
+    # the class report says who was not graded and why, and what stopped the endless loop
+    page = (tmp_path / "reports" / f"{name}.html").read_text()
+    assert "4 of 7 submissions graded" in page
+    for student in ("c_rebuilt", "d_not_a_notebook", "e_missing_notebook"):
+        assert f"<td>{student}</td>" in page
+    with open(tmp_path / "reports" / f"{name}.csv") as file:
+        looped = [row for row in csv.DictReader(file) if row["student"] == "f_endless_loop" and row["mistake"]]
+    assert {row["test"] for row in looped} == set(first_exercise_tests(a))
