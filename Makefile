@@ -10,7 +10,7 @@ RUN := PATH="$(CURDIR)/$(BIN):$$PATH" TF_CPP_MIN_LOG_LEVEL=3 TF_ENABLE_ONEDNN_OP
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 PORT ?= 8888
 
-.PHONY: help env lab test test-fast build check lint grade bench browser-deps clean-env
+.PHONY: help env lab test test-fast build check lint grade demo bench browser-deps clean-env
 
 help:
 	@echo "make lab    - set up everything and open the course in JupyterLab (with nbgrader)"
@@ -18,6 +18,7 @@ help:
 	@echo "make build  - regenerate release/, notebooks/, setup cells and the README course map from source/"
 	@echo "make lint   - check the source notebooks' grade ids, points, markers and setup cells"
 	@echo "make grade ASSIGNMENT=01_first_gradient - autograde every submission, then feedback and grades.csv"
+	@echo "make demo   - grade a demo class (two notebooks, correct, wrong and broken submissions) into demo/"
 	@echo "make bench  - time TensorFlow's import and each notebook top to bottom, graded and in full"
 
 env: $(STAMP)
@@ -43,6 +44,9 @@ lint: $(STAMP)
 grade: $(STAMP)
 	@test -n "$(ASSIGNMENT)" || { echo "usage: make grade ASSIGNMENT=01_first_gradient"; exit 2; }
 	$(RUN) $(BIN)/python -m autograder grade $(ASSIGNMENT)
+
+demo: $(STAMP)
+	$(RUN) $(BIN)/python -m autograder demo
 
 bench: $(STAMP)
 	$(RUN) $(BIN)/python -m autograder bench

@@ -50,6 +50,12 @@ def _grade(args) -> int:
     return 0 if all(o.graded for o in outcomes) else 1
 
 
+def _demo(args) -> int:
+    from .grading import demo
+
+    return demo.main(args.root, (args.folder or args.root / "demo").resolve())
+
+
 def _bench(args) -> int:
     from .bench import main
 
@@ -70,6 +76,9 @@ def main(argv=None) -> int:
     grade.add_argument("--student", action="append", help="grade only this student (repeatable)")
     grade.add_argument("--csv", help="where to write the grades (default grades.csv)")
     grade.set_defaults(run=_grade)
+    demo = commands.add_parser("demo", help="build a demo class for two notebooks and grade it: table, feedback, CSV, class reports")
+    demo.add_argument("--folder", type=Path, help="where the demo course goes (default: demo/ in the course root)")
+    demo.set_defaults(run=_demo)
     bench = commands.add_parser("bench", help="time TensorFlow's import and each notebook top to bottom")
     bench.add_argument("notebooks", nargs="*", help="assignment names (default: all)")
     bench.set_defaults(run=_bench)

@@ -5,14 +5,14 @@ expected points per grade id; broken submissions must be reported and never stop
 """
 import csv
 import importlib
-import shutil
 
 import nbformat
 import pytest
 from nbgrader.api import Gradebook
 
 from autograder import course
-from autograder.grading import ORIGINAL_SUFFIX, grade_class, report
+from autograder.grading import ORIGINAL_SUFFIX, demo, grade_class, report
+from autograder.grading.demo import submit
 from autograder.setup_cell import setup_source
 
 from conftest import ROOT
@@ -28,29 +28,7 @@ def _meta(cell):
 
 def make_course(tmp_path, name, extra_config=""):
     """A scratch course with one assignment, built from the committed source/ and release/."""
-    shutil.copy(ROOT / "nbgrader_config.py", tmp_path / "nbgrader_config.py")
-    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
-    with open(tmp_path / "nbgrader_config.py", "a") as file:
-        file.write(f"\nc.CourseDirectory.root = {str(tmp_path)!r}\n{extra_config}")
-    for edition in ("source", "release"):
-        shutil.copytree(ROOT / edition / name, tmp_path / edition / name)
-    return course.Assignment(name, tmp_path)
-
-
-def submit(a, student, answers=None, change=None):
-    """A submission: the release notebook with the source's solutions except where `answers` says otherwise."""
-    solutions = {_meta(c)["grade_id"]: c.source for c in nbformat.read(a.source, as_version=4).cells
-                 if _meta(c).get("solution")}
-    nb = nbformat.read(a.release, as_version=4)
-    for cell in nb.cells:
-        if _meta(cell).get("solution"):
-            cell.source = (answers or {}).get(_meta(cell)["grade_id"], solutions[_meta(cell)["grade_id"]])
-    if change:
-        change(nb)
-    folder = a.root / "submitted" / student / a.name
-    folder.mkdir(parents=True)
-    nbformat.write(nb, folder / f"{a.name}.ipynb")
-    return folder / f"{a.name}.ipynb"
+    return demo.make_course(ROOT, tmp_path, [name], extra_config)[0]
 
 
 def scores(a, student):
@@ -87,9 +65,7 @@ def test_every_synthetic_submission_gets_its_exact_score(tmp_path, name):
     full = full_marks(name)
     expected = {"correct": full, "blank": dict.fromkeys(full, 0.0)}
     submit(a, "correct")
-    stubs = {_meta(c)["grade_id"]: c.source for c in nbformat.read(a.release, as_version=4).cells
-             if _meta(c).get("solution")}
-    submit(a, "blank", stubs)
+    submit(a, "blank", demo.stubs(a))
     assert not {"correct", "blank"} & set(cases), "the round trip adds 'correct' and 'blank' itself"
     for student, case in cases.items():
         assert set(case["scores"]) == set(full), f"{student}: list a score for every grade id"
@@ -138,61 +114,36 @@ def test_a_broken_submission_never_stops_the_class(tmp_path):
     """Broken submissions sort first, so the class after them must still be graded."""
     name = WITH_SUBMISSIONS[0]
     # a short cell timeout keeps the endless loop cheap; it still leaves room for TensorFlow's import
-    a = make_course(tmp_path, name, "c.Execute.timeout = 40\n")
+    a = make_course(tmp_path, name, demo.DEMO_CONFIG)
     full = full_marks(name)
-    solution_ids = [_meta(c)["grade_id"] for c in nbformat.read(a.source, as_version=4).cells if _meta(c).get("solution")]
-    first_grade = next(c for c in nbformat.read(a.release, as_version=4).cells if _meta(c).get("grade"))
-
-    def copy_a_test_cell(nb):
-        copy = nbformat.from_dict(dict(first_grade))
-        copy.id = "pasted-copy"
-        nb.cells.append(copy)
-
-    def strip_metadata(nb):
-        for cell in nb.cells:
-            for key in ("nbgrader", "deletable", "editable"):
-                cell.metadata.pop(key, None)
-
-    def strip_metadata_and_ids(nb):
-        strip_metadata(nb)
-        for index, cell in enumerate(nb.cells):
-            cell.id = f"rebuilt-{index}"
-
-    submit(a, "a_copied_cell", change=copy_a_test_cell)
-    submit(a, "b_stripped_metadata", change=strip_metadata)
-    submit(a, "c_rebuilt", change=strip_metadata_and_ids)
-    (tmp_path / "submitted" / "d_not_a_notebook" / name).mkdir(parents=True)
-    (tmp_path / "submitted" / "d_not_a_notebook" / name / f"{name}.ipynb").write_text("{ this is not json")
-    (tmp_path / "submitted" / "e_missing_notebook" / name).mkdir(parents=True)
-    (tmp_path / "submitted" / "e_missing_notebook" / name / "my_answers.py").write_text("x = 1\n")
-    endless = {solution_ids[0]: "while True:\n    pass"}
-    submit(a, "f_endless_loop", endless)
+    broken = demo.hand_in_broken_kinds(a)
     submit(a, "g_correct")
+    assert all(student < "g_correct" for student in broken)  # graded before the correct one
 
     outcomes = {o.student: o for o in grade_class(name, tmp_path, csv_path=tmp_path / "grades.csv")}
     text = report(name, list(outcomes.values()))
     print(text)
 
-    assert scores(a, "a_copied_cell") == pytest.approx(full)
-    assert any("copied cell" in note for note in outcomes["a_copied_cell"].notes)
-    assert scores(a, "b_stripped_metadata") == pytest.approx(full)
-    assert any("restored nbgrader metadata" in note for note in outcomes["b_stripped_metadata"].notes)
-    assert (tmp_path / "submitted" / "b_stripped_metadata" / name / f"{name}.ipynb{ORIGINAL_SUFFIX}").exists()
-    for student, why in (("c_rebuilt", "no nbgrader cell metadata"), ("d_not_a_notebook", "not a readable notebook"),
-                         ("e_missing_notebook", f"no {name}.ipynb in the submission (found: my_answers.py)")):
+    assert scores(a, "broken_copied_test_cell") == pytest.approx(full)
+    assert any("copied cell" in note for note in outcomes["broken_copied_test_cell"].notes)
+    assert scores(a, "broken_stripped_metadata") == pytest.approx(full)
+    assert any("restored nbgrader metadata" in note for note in outcomes["broken_stripped_metadata"].notes)
+    assert (tmp_path / "submitted" / "broken_stripped_metadata" / name / f"{name}.ipynb{ORIGINAL_SUFFIX}").exists()
+    for student, why in (("broken_rebuilt_by_a_cleaner", "no nbgrader cell metadata"), ("broken_not_a_notebook", "not a readable notebook"),
+                         ("broken_missing_notebook", f"no {name}.ipynb in the submission (found: my_answers.py)")):
         assert not outcomes[student].graded
         assert any(why in note for note in outcomes[student].notes), outcomes[student].notes
-        assert f"{student:<20} NOT GRADED" in text
+        assert any(line.split() == [student, "NOT", "GRADED"] for line in text.splitlines()), text
     # the loop is interrupted; the first exercise's tests score 0, the rest of the notebook is graded
-    assert outcomes["f_endless_loop"].graded
-    assert scores(a, "f_endless_loop") == pytest.approx(
+    assert outcomes["broken_endless_loop"].graded
+    assert scores(a, "broken_endless_loop") == pytest.approx(
         {grade_id: 0.0 if grade_id in first_exercise_tests(a) else points for grade_id, points in full.items()})
     assert outcomes["g_correct"].graded and scores(a, "g_correct") == pytest.approx(full)
     # the class report says who was not graded and why, and what stopped the endless loop
     page = (tmp_path / "reports" / f"{name}.html").read_text()
     assert "4 of 7 submissions graded" in page
-    for student in ("c_rebuilt", "d_not_a_notebook", "e_missing_notebook"):
+    for student in ("broken_rebuilt_by_a_cleaner", "broken_not_a_notebook", "broken_missing_notebook"):
         assert f"<td>{student}</td>" in page
     with open(tmp_path / "reports" / f"{name}.csv") as file:
-        looped = [row for row in csv.DictReader(file) if row["student"] == "f_endless_loop" and row["mistake"]]
+        looped = [row for row in csv.DictReader(file) if row["student"] == "broken_endless_loop" and row["mistake"]]
     assert {row["test"] for row in looped} == set(first_exercise_tests(a))

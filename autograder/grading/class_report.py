@@ -16,6 +16,7 @@ from pathlib import Path
 import nbformat
 
 REPORTS = "reports"  # under the course root, git-ignored: it names students
+SENTENCE_END = re.compile(r"(?<=[.?!])\s+(?=[A-Z(])")
 NUMBER = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?")
 
 
@@ -46,11 +47,16 @@ def mistake_of(outputs) -> str:
     ename, lines = error.get("ename", "Error"), (error.get("evalue") or "").strip().splitlines()
     if ename == "NotImplementedError" or (lines and lines[-1].startswith("(NotImplementedError")):
         return "not done: the exercise still raises NotImplementedError"
-    first = lines[0] if lines else ""
-    # A check's message: its first line says what is wrong, a line starting "It " names the mistake.
-    named = next((line for line in lines[1:3] if line.startswith("It ")), "")
+    first = _sentence(lines[0]) if lines else ""
+    # A check's message: its first sentence says what is wrong, a line starting "It " names the mistake.
+    named = next((_sentence(line) for line in lines[1:3] if line.startswith("It ")), "")
     label = _general(f"{first} {named}".strip())
     return label if ename in ("CheckFailed", "ExplainedError") else f"{ename}: {label}"
+
+
+def _sentence(line: str) -> str:
+    """The first sentence of a line (the rest explains it, and the student's feedback has it all)."""
+    return SENTENCE_END.split(line, maxsplit=1)[0]
 
 
 def _general(text: str) -> str:
@@ -88,7 +94,7 @@ def collect(root: Path, db_url: str, assignment: str, students: list[str]) -> li
 def write(root: Path, assignment: str, results: list[CellResult], not_graded: dict[str, list[str]]) -> tuple[Path, Path]:
     """Write reports/<assignment>.html and .csv; return their paths."""
     folder = root / REPORTS
-    folder.mkdir(exist_ok=True)
+    folder.mkdir(parents=True, exist_ok=True)
     html_path, csv_path = folder / f"{assignment}.html", folder / f"{assignment}.csv"
     with open(csv_path, "w", newline="") as file:
         writer = csv.writer(file)
@@ -154,7 +160,7 @@ TEMPLATE = """<!doctype html>
  body { font: 15px/1.45 system-ui, sans-serif; max-width: 60rem; margin: 2rem auto; padding: 0 1rem; color: #222; }
  table { border-collapse: collapse; width: 100%; margin: 1rem 0 2rem; }
  th, td { text-align: left; vertical-align: top; padding: .35rem .6rem; border-bottom: 1px solid #ddd; }
- th { background: #f4f4f4; } td.num { text-align: right; white-space: nowrap; }
+ th { background: #f4f4f4; } td.mistakes { width: 58%; } td.num { text-align: right; white-space: nowrap; }
  .bar { display: inline-block; height: .7rem; background: #4c72b0; vertical-align: middle; }
  .who { color: #666; font-size: 90%; } code { background: #f4f4f4; padding: 0 .2rem; }
 </style></head><body>
@@ -167,7 +173,7 @@ mean score {{ "%.1f"|format(mean) }} of {{ "%g"|format(max_score) }}{% endif %}.
 {% for test, points, count, passed, mistakes in rows %}<tr>
  <td><code>{{ test }}</code></td><td class="num">{{ "%g"|format(points) }}</td>
  <td class="num">{{ passed }} / {{ count }} <span class="bar" style="width: {{ (60 * passed / count)|round|int }}px"></span></td>
- <td>{% for mistake, students in mistakes %}<p><b>{{ students|length }}</b> × {{ mistake }}<br>
+ <td class="mistakes">{% for mistake, students in mistakes %}<p><b>{{ students|length }}</b> × {{ mistake }}<br>
  <span class="who">{{ students|join(", ") }}</span></p>{% endfor %}</td>
 </tr>{% endfor %}</table>
 {% if not_graded %}<h2>Not graded</h2>

@@ -110,8 +110,9 @@ def export_csv(root: Path, path: Path) -> None:
 
 def report(assignment: str, outcomes: list[Outcome]) -> str:
     lines = [f"Grading {assignment}: {sum(o.graded for o in outcomes)} of {len(outcomes)} submissions graded"]
+    width = max([20] + [len(o.student) for o in outcomes])
     for o in outcomes:
         score = f"{o.score:g} / {o.max_score:g}" if o.graded and o.score is not None else "NOT GRADED"
-        lines.append(f"  {o.student:<20} {score}")
+        lines.append(f"  {o.student:<{width}} {score}")
         lines += [f"      - {note}" for note in o.notes]
     return "\n".join(lines)
