@@ -13,6 +13,7 @@ from pathlib import Path
 
 from .. import course
 from . import class_report
+from .progress import progress_bar
 from .repair import preflight
 
 
@@ -63,17 +64,19 @@ def _grade_class(assignment, root, students, csv_path):
     if students is None:  # submitted/<student id>/<assignment>/
         students = sorted(p.parent.name for p in submitted.glob(f"*/{assignment}") if p.is_dir())
     outcomes = []
-    for student in students:
-        outcome = Outcome(student)
-        gradable, outcome.notes = preflight(submitted / student / assignment / f"{assignment}.ipynb", a.release)
-        if gradable:
-            result = api.autograde(assignment, student, force=True, create=True)
-            if result["success"]:
-                outcome.graded = True
-            else:
-                last = (result.get("error") or result.get("log") or "").strip().splitlines()[-1:]
-                outcome.notes.append(f"nbgrader could not grade it: {' '.join(last)}")
-        outcomes.append(outcome)
+    with progress_bar(f"grading {assignment}", len(students)) as advance:
+        for student in students:
+            outcome = Outcome(student)
+            gradable, outcome.notes = preflight(submitted / student / assignment / f"{assignment}.ipynb", a.release)
+            if gradable:
+                result = api.autograde(assignment, student, force=True, create=True)
+                if result["success"]:
+                    outcome.graded = True
+                else:
+                    last = (result.get("error") or result.get("log") or "").strip().splitlines()[-1:]
+                    outcome.notes.append(f"nbgrader could not grade it: {' '.join(last)}")
+            outcomes.append(outcome)
+            advance(outcome.graded)
 
     with Gradebook(api.coursedir.db_url) as gradebook:
         for outcome in outcomes:
