@@ -344,6 +344,28 @@ def _zero_for_an_unconnected_keras_variable():
     return tape.gradient(y, [used, unused], unconnected_gradients=tf.UnconnectedGradients.ZERO)
 
 
+def _custom_gradient_with_a_setting_as_argument():
+    """A gradient reversal whose λ is an argument of the decorated function, and grad_fn returns one gradient."""
+    @tf.custom_gradient
+    def reverse(x, lam):
+        return tf.identity(x), lambda upstream: -lam * upstream
+
+    x = tf.constant([1.0, 2.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = reverse(x, 0.5)
+    return tape.gradient(y, x)
+
+
+def _gradient_of_an_operation_without_one():
+    """tf.image.resize with method="area" runs ResizeArea, which has no registered gradient."""
+    x = tf.constant([0.5, 1.0, 2.0, 4.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.image.resize(tf.reshape(x, [1, 4, 1, 1]), [2, 1], method="area")
+    return tape.gradient(y, x)
+
+
 @pytest.mark.parametrize("make_error, explanation", [
     (lambda: tf.constant(1.0, tf.float64) * tf.constant(2.0), "Two tensors of different dtypes met in one operation (Mul)"),
     (lambda: tf.GradientTape().__enter__().watch(3.0), "tape.watch needs a tensor, and this is a Python float"),
@@ -357,6 +379,9 @@ def _zero_for_an_unconnected_keras_variable():
     (_zero_for_an_unconnected_keras_variable, "unconnected_gradients=ZERO cannot make zeros for a Keras 3 Variable"),
     (lambda: 10.0 * dict.get({}, "penalty"), "A value that should be a tensor is None, and arithmetic met it"),
     (lambda: dict.get({}, "penalty") + 1.0, "A value that should be a tensor is None, and arithmetic met it"),
+    (lambda: _custom_gradient_with_a_setting_as_argument(), "A @tf.custom_gradient function's grad_fn returns one "
+     "gradient per tensor argument of the decorated function: 2 here, but it returned 1"),
+    (lambda: _gradient_of_an_operation_without_one(), "The operation ResizeArea has no gradient in TensorFlow"),
 ])
 def test_errors_a_learner_meets_are_explained(make_error, explanation):
     with pytest.raises(Exception) as failure:
@@ -370,6 +395,7 @@ def test_a_reused_tape_and_a_stub_are_explained_and_other_errors_are_not():
     assert messages.explain_error(NotImplementedError()).startswith("This exercise is not done yet")
     assert messages.explain_error(NotImplementedError("the method is abstract")) is None
     assert messages.explain_error(KeyError("w")) is None
+    assert messages.explain_error(LookupError("unknown encoding: utf-9")) is None
     assert messages.explain_error(RuntimeError("something else")) is None
     assert messages.explain_error(TypeError("unsupported operand type(s) for +: 'int' and 'str'")) is None
 

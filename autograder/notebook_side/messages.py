@@ -82,6 +82,17 @@ EXPLANATIONS = [
      "unconnected_gradients=ZERO cannot make zeros for a Keras 3 Variable (its dtype is the string 'float32'). "
      "Ask without ZERO and put zeros in place of each None yourself: [tf.zeros_like(v) if g is None else g "
      "for g, v in zip(grads, variables)], or pass [v.value for v in variables], the tf.Variables underneath."),
+    ("ValueError",
+     r"custom_gradient function expected to return (\d+) gradients, but returned (\d+) instead",
+     "A @tf.custom_gradient function's grad_fn returns one gradient per tensor argument of the decorated function: "
+     "{0} here, but it returned {1}. A setting passed as an argument (a λ, a max_norm) counts too, even as a Python "
+     "float. Keep settings out of the arguments (define the decorated function inside another function, so it sees "
+     "them), or return None as their gradient: `return upstream * slope, None`."),
+    ("LookupError",
+     r"gradient registry has no entry for: (\w+)",
+     "The operation {0} has no gradient in TensorFlow, so the tape cannot differentiate through it. If you know its "
+     "derivative, give it one: wrap the computation in a function decorated with @tf.custom_gradient that returns "
+     "(value, grad_fn), where grad_fn(upstream) returns upstream pushed through the derivative."),
     ("NotImplementedError",
      r"^$",
      "This exercise is not done yet: in its function, replace the line that raises NotImplementedError "
