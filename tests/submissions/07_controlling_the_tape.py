@@ -1,0 +1,336 @@
+"""Synthetic submissions of 07_controlling_the_tape for the nbgrader round trip (tests/test_roundtrip.py).
+
+Each entry: "answers" maps a solution cell's grade id to the whole source the student wrote in it
+(solution cells not listed keep the source notebook's solution); "scores" maps every grade cell id
+of the notebook to the exact points that submission must get.
+Grade cells and points: frozen_factor_sin_exp 1, frozen_factor_other 1, straight_through_round 1,
+straight_through_other 2, head_step_update 2, head_step_encoder_frozen 1, td_step_update 2,
+td_step_terminal_free 1 (11 in all).
+"""
+
+from . import scores_for
+
+P = "07_controlling_the_tape_"
+
+
+scores = scores_for("07_controlling_the_tape")
+
+
+SUBMISSIONS = {
+    # Correct, written another way: g(x) made a constant by leaving TensorFlow (.numpy()), a
+    # tf.custom_gradient straight-through, watch_accessed_variables=False with the Keras variables' .value
+    # and a Keras SGD optimizer, the Q-learning target computed before the tape, NumPy results.
+    "watch_only_head_custom_gradient": {
+        "answers": {
+            P + "frozen_factor": '''def frozen_factor_product(f, g, x):
+    g_value = tf.constant(g(x).numpy())      # a plain constant: no history on any tape
+    return f(x) * g_value
+''',
+            P + "straight_through": '''def straight_through(quantize, x):
+    @tf.custom_gradient
+    def identity_backward(t):
+        return quantize(t), lambda upstream: upstream
+    return identity_backward(x)
+''',
+            P + "head_step": '''def train_head_step(encoder, head, x, y, learning_rate):
+    with tf.GradientTape(watch_accessed_variables=False) as tape:
+        tape.watch([v.value for v in head.trainable_variables])
+        loss = tf.reduce_mean(tf.square(head(encoder(x)) - y))
+    watched = tape.watched_variables()
+    grads = tape.gradient(loss, watched)
+    keras.optimizers.SGD(learning_rate).apply_gradients(zip(grads, watched))
+    return loss.numpy()
+''',
+            P + "td_step": '''def semi_gradient_td_step(q_net, states, actions, rewards, next_states, gamma, learning_rate):
+    q_next = q_net(next_states)                                   # before the tape: a constant
+    target = rewards + gamma * tf.reduce_max(q_next, axis=1)
+    n_actions = q_next.shape[1]
+    with tf.GradientTape() as tape:
+        q = q_net(states)
+        q_taken = tf.reduce_sum(q * tf.one_hot(actions, n_actions, dtype=q.dtype), axis=1)
+        loss = tf.reduce_mean(tf.square(q_taken - target))
+    variables = q_net.trainable_variables
+    keras.optimizers.SGD(learning_rate).apply_gradients(zip(tape.gradient(loss, variables), variables))
+    return float(loss)
+''',
+        },
+        "scores": scores(),
+    },
+    # Correct, written another way: stop_gradient on two terms, features computed before the tape,
+    # stop_recording for the target, plain Variables updated with assign_sub from a persistent tape.
+    "stop_recording_and_features_outside": {
+        "answers": {
+            P + "frozen_factor": '''def frozen_factor_product(f, g, x):
+    fx = f(x)
+    gx = g(x)
+    return tf.multiply(fx, tf.stop_gradient(gx))
+''',
+            P + "straight_through": '''def straight_through(quantize, x):
+    return x - tf.stop_gradient(x) + tf.stop_gradient(quantize(x))
+''',
+            P + "head_step": '''def train_head_step(encoder, head, x, y, learning_rate):
+    features = encoder(x)                     # outside the tape: not recorded
+    with tf.GradientTape(persistent=True) as tape:
+        loss = tf.reduce_mean((head(features) - y) ** 2)
+    kernel_grad, bias_grad = tape.gradient(loss, [head.kernel, head.bias])
+    head.kernel.assign_sub(learning_rate * kernel_grad)
+    head.bias.assign_sub(learning_rate * bias_grad)
+    del tape
+    return loss
+''',
+            P + "td_step": '''def semi_gradient_td_step(q_net, states, actions, rewards, next_states, gamma, learning_rate):
+    with tf.GradientTape() as tape:
+        with tape.stop_recording():
+            target = rewards + gamma * tf.reduce_max(q_net(next_states), axis=1)
+        q_taken = tf.gather(q_net(states), actions, axis=1, batch_dims=1)
+        loss = tf.reduce_mean((q_taken - target) ** 2)
+    grads = tape.gradient(loss, q_net.trainable_variables)
+    for variable, grad in zip(q_net.trainable_variables, grads):
+        variable.assign(variable - learning_rate * grad)
+    return loss
+''',
+        },
+        "scores": scores(),
+    },
+    # Wrong: no stop_gradient at all. Ex 1 gives the full product rule, Ex 2 the plain quantizer (no gradient:
+    # None), Ex 3 a step on the whole model (the head's step is right, the encoder moves), Ex 4 the
+    # full-gradient step (the target is differentiated too; γ = 0 still passes, the hidden single action does not).
+    "no_stop_gradient": {
+        "answers": {
+            P + "frozen_factor": '''def frozen_factor_product(f, g, x):
+    return f(x) * g(x)
+''',
+            P + "straight_through": '''def straight_through(quantize, x):
+    return quantize(x)
+''',
+            P + "head_step": '''def train_head_step(encoder, head, x, y, learning_rate):
+    variables = encoder.trainable_variables + head.trainable_variables
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean((head(encoder(x)) - y) ** 2)
+    for variable, grad in zip(variables, tape.gradient(loss, variables)):
+        variable.assign_sub(learning_rate * grad)
+    return loss
+''',
+            P + "td_step": '''def semi_gradient_td_step(q_net, states, actions, rewards, next_states, gamma, learning_rate):
+    with tf.GradientTape() as tape:
+        target = rewards + gamma * tf.reduce_max(q_net(next_states), axis=1)
+        q_taken = tf.gather(q_net(states), actions, batch_dims=1)
+        loss = tf.reduce_mean((q_taken - target) ** 2)
+    grads = tape.gradient(loss, q_net.trainable_variables)
+    for variable, grad in zip(q_net.trainable_variables, grads):
+        variable.assign_sub(learning_rate * grad)
+    return loss
+''',
+        },
+        "scores": scores(frozen_factor_sin_exp=0, frozen_factor_other=0, straight_through_round=0,
+                         straight_through_other=0, head_step_encoder_frozen=0, td_step_update=0,
+                         td_step_terminal_free=0),
+        "feedback": ["the full product rule: nothing was stopped", "the encoder's kernel 1 changed",
+                     "the full-gradient step: the target was differentiated too"],
+    },
+    # Wrong: stop_gradient on the wrong part. Ex 1 stops f instead of g, Ex 2 lets the x terms cancel,
+    # Ex 4 stops the prediction instead of the target (only the target's gradient is left).
+    "stop_gradient_on_the_wrong_part": {
+        "answers": {
+            P + "frozen_factor": '''def frozen_factor_product(f, g, x):
+    return tf.stop_gradient(f(x)) * g(x)
+''',
+            P + "straight_through": '''def straight_through(quantize, x):
+    return x + tf.stop_gradient(quantize(x)) - x
+''',
+            P + "td_step": '''def semi_gradient_td_step(q_net, states, actions, rewards, next_states, gamma, learning_rate):
+    with tf.GradientTape() as tape:
+        target = rewards + gamma * tf.reduce_max(q_net(next_states), axis=1)
+        q_taken = tf.stop_gradient(tf.gather(q_net(states), actions, batch_dims=1))
+        loss = tf.reduce_mean((q_taken - target) ** 2)
+    grads = tape.gradient(loss, q_net.trainable_variables)
+    for variable, grad in zip(q_net.trainable_variables, grads):
+        variable.assign_sub(learning_rate * grad)
+    return loss
+''',
+        },
+        "scores": scores(frozen_factor_sin_exp=0, frozen_factor_other=0, straight_through_round=0,
+                         straight_through_other=0, td_step_update=0, td_step_terminal_free=0),
+        "feedback": ["the gradient of f was stopped instead of g's", "the x terms cancel",
+                     "tf.stop_gradient was put on the prediction"],
+    },
+    # Wrong: tf.stop_gradient around the whole result: the checks' tapes get None (Ex 1, Ex 2).
+    "stop_gradient_everything": {
+        "answers": {
+            P + "frozen_factor": '''def frozen_factor_product(f, g, x):
+    return tf.stop_gradient(f(x) * g(x))
+''',
+            P + "straight_through": '''def straight_through(quantize, x):
+    return tf.stop_gradient(x + quantize(x) - x)
+''',
+        },
+        "scores": scores(frozen_factor_sin_exp=0, frozen_factor_other=0, straight_through_round=0,
+                         straight_through_other=0),
+        "feedback": ["Is tf.stop_gradient around the whole product"],
+    },
+    # Wrong: the encoder frozen with encoder.trainable = False, left so: the step itself is right, but the
+    # encoder is no longer trainable afterwards.
+    "encoder_trainable_false": {
+        "answers": {
+            P + "head_step": '''def train_head_step(encoder, head, x, y, learning_rate):
+    encoder.trainable = False
+    variables = encoder.trainable_variables + head.trainable_variables   # the head's only, now
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean((head(encoder(x)) - y) ** 2)
+    for variable, grad in zip(variables, tape.gradient(loss, variables)):
+        variable.assign_sub(learning_rate * grad)
+    return loss
+''',
+        },
+        "scores": scores(head_step_encoder_frozen=0),
+    },
+    # Wrong: the loss returned after the step instead of before it (Ex 3, Ex 4).
+    "loss_after_the_step": {
+        "answers": {
+            P + "head_step": '''def train_head_step(encoder, head, x, y, learning_rate):
+    features = tf.stop_gradient(encoder(x))
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean((head(features) - y) ** 2)
+    for variable, grad in zip(head.trainable_variables, tape.gradient(loss, head.trainable_variables)):
+        variable.assign_sub(learning_rate * grad)
+    return tf.reduce_mean((head(features) - y) ** 2)
+''',
+            P + "td_step": '''def semi_gradient_td_step(q_net, states, actions, rewards, next_states, gamma, learning_rate):
+    target = rewards + gamma * tf.reduce_max(q_net(next_states), axis=1)
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean((tf.gather(q_net(states), actions, batch_dims=1) - target) ** 2)
+    for variable, grad in zip(q_net.trainable_variables, tape.gradient(loss, q_net.trainable_variables)):
+        variable.assign_sub(learning_rate * grad)
+    return tf.reduce_mean((tf.gather(q_net(states), actions, batch_dims=1) - target) ** 2)
+''',
+        },
+        "scores": scores(head_step_update=0, td_step_update=0, td_step_terminal_free=0),
+        "feedback": ["the loss after the step, not before it"],
+    },
+    # Wrong: the head's gradient worked out by hand for a linear head (no tape): the numbers are right,
+    # TapeCalls refuses it; the encoder is left alone, so that cell passes. The same for Ex 4.
+    "gradients_by_hand": {
+        "answers": {
+            P + "head_step": '''def train_head_step(encoder, head, x, y, learning_rate):
+    h = np.asarray(encoder(x), dtype=np.float64)
+    w, b = (np.asarray(v, dtype=np.float64) for v in head.get_weights())
+    residual = h @ w + b - np.asarray(y, dtype=np.float64)
+    n = residual.size
+    head.set_weights([w - learning_rate * 2 / n * h.T @ residual, b - learning_rate * 2 / n * residual.sum(axis=0)])
+    return np.mean(residual ** 2)
+''',
+            P + "td_step": '''def semi_gradient_td_step(q_net, states, actions, rewards, next_states, gamma, learning_rate):
+    s, s_next, r = (np.asarray(v, dtype=np.float64) for v in (states, next_states, rewards))
+    a = np.asarray(actions)
+    w, b = (np.asarray(v, dtype=np.float64) for v in q_net.get_weights())
+    n = len(a)
+    delta = (s @ w + b)[np.arange(n), a] - (r + gamma * np.max(s_next @ w + b, axis=1))
+    weighted = delta[:, None] * np.eye(w.shape[1])[a]
+    q_net.set_weights([w - learning_rate * 2 / n * s.T @ weighted, b - learning_rate * 2 / n * weighted.sum(axis=0)])
+    return np.mean(delta ** 2)
+''',
+        },
+        "scores": scores(head_step_update=0, head_step_encoder_frozen=0, td_step_update=0, td_step_terminal_free=0),
+    },
+    # Wrong: every solution returns what the matching answer key gives (keys refuse to run from student code).
+    "calls_answer_keys": {
+        "answers": {
+            P + "frozen_factor": '''def frozen_factor_product(f, g, x):
+    return tf.constant(expected_sin_exp_frozen(np.asarray(x))[0])
+''',
+            P + "straight_through": '''def straight_through(quantize, x):
+    return x + tf.stop_gradient(tf.cast(expected_round_square_straight_through(np.asarray(x))[0], x.dtype) - x)
+''',
+            P + "head_step": '''def train_head_step(encoder, head, x, y, learning_rate):
+    loss, kernel, bias = expected_head_step(x, y, *encoder.get_weights(), *head.get_weights(), learning_rate)
+    head.set_weights([kernel, bias])
+    return loss
+''',
+            P + "td_step": '''def semi_gradient_td_step(q_net, states, actions, rewards, next_states, gamma, learning_rate):
+    loss, kernel, bias = expected_td_step(states, actions, rewards, next_states, *q_net.get_weights(),
+                                          gamma, learning_rate)
+    q_net.set_weights([kernel, bias])
+    return loss
+''',
+        },
+        "scores": scores(frozen_factor_sin_exp=0, frozen_factor_other=0, straight_through_round=0,
+                         straight_through_other=0, head_step_update=0, head_step_encoder_frozen=0,
+                         td_step_update=0, td_step_terminal_free=0),
+    },
+    # Wrong: the tape code is right, but no function returns its result (None everywhere).
+    "no_return": {
+        "answers": {
+            P + "frozen_factor": '''def frozen_factor_product(f, g, x):
+    z = f(x) * tf.stop_gradient(g(x))
+''',
+            P + "straight_through": '''def straight_through(quantize, x):
+    y = x + tf.stop_gradient(quantize(x) - x)
+''',
+            P + "head_step": '''def train_head_step(encoder, head, x, y, learning_rate):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean((head(tf.stop_gradient(encoder(x))) - y) ** 2)
+    for variable, grad in zip(head.trainable_variables, tape.gradient(loss, head.trainable_variables)):
+        variable.assign_sub(learning_rate * grad)
+''',
+            P + "td_step": '''def semi_gradient_td_step(q_net, states, actions, rewards, next_states, gamma, learning_rate):
+    with tf.GradientTape() as tape:
+        target = tf.stop_gradient(rewards + gamma * tf.reduce_max(q_net(next_states), axis=1))
+        loss = tf.reduce_mean((tf.gather(q_net(states), actions, batch_dims=1) - target) ** 2)
+    for variable, grad in zip(q_net.trainable_variables, tape.gradient(loss, q_net.trainable_variables)):
+        variable.assign_sub(learning_rate * grad)
+''',
+        },
+        "scores": scores(frozen_factor_sin_exp=0, frozen_factor_other=0, straight_through_round=0,
+                         straight_through_other=0, head_step_update=0, td_step_update=0, td_step_terminal_free=0),
+    },
+    # Correct, with debug output to stderr and logging.warning in every solution: the setup cell shows
+    # them as ordinary output, so no cell loses its points.
+    "debug_output_to_stderr": {
+        "answers": {
+            P + "frozen_factor": '''import logging
+import sys
+
+def frozen_factor_product(f, g, x):
+    z = f(x) * tf.stop_gradient(g(x))
+    print("debug: z has shape", z.shape, file=sys.stderr)
+    logging.warning("frozen_factor_product done")
+    return z
+''',
+            P + "straight_through": '''import logging
+import sys
+
+def straight_through(quantize, x):
+    y = x + tf.stop_gradient(quantize(x) - x)
+    print("debug: y =", y, file=sys.stderr)
+    logging.warning("straight_through done")
+    return y
+''',
+            P + "head_step": '''import logging
+import sys
+
+def train_head_step(encoder, head, x, y, learning_rate):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean((head(tf.stop_gradient(encoder(x))) - y) ** 2)
+    for variable, grad in zip(head.trainable_variables, tape.gradient(loss, head.trainable_variables)):
+        variable.assign_sub(learning_rate * grad)
+    print("debug: loss =", float(loss), file=sys.stderr)
+    logging.warning("train_head_step done")
+    return loss
+''',
+            P + "td_step": '''import logging
+import sys
+
+def semi_gradient_td_step(q_net, states, actions, rewards, next_states, gamma, learning_rate):
+    with tf.GradientTape() as tape:
+        target = tf.stop_gradient(rewards + gamma * tf.reduce_max(q_net(next_states), axis=1))
+        loss = tf.reduce_mean((tf.gather(q_net(states), actions, batch_dims=1) - target) ** 2)
+    for variable, grad in zip(q_net.trainable_variables, tape.gradient(loss, q_net.trainable_variables)):
+        variable.assign_sub(learning_rate * grad)
+    print("debug: loss =", float(loss), file=sys.stderr)
+    logging.warning("semi_gradient_td_step done")
+    return loss
+''',
+        },
+        "scores": scores(),
+    },
+}
