@@ -366,7 +366,16 @@ def _gradient_of_an_operation_without_one():
     return tape.gradient(y, x)
 
 
+def _watch_a_keras_variable(value):
+    import keras
+
+    with tf.GradientTape() as tape:
+        tape.watch(keras.Variable(value))
+
+
 @pytest.mark.parametrize("make_error, explanation", [
+    (lambda: _watch_a_keras_variable(1.0), "tape.watch cannot take a Keras 3 variable"),
+    (lambda: _watch_a_keras_variable([[1.0, 2.0], [3.0, 4.0]]), "tape.watch cannot take a Keras 3 variable"),  # printed on 2 lines
     (lambda: tf.constant(1.0, tf.float64) * tf.constant(2.0), "Two tensors of different dtypes met in one operation (Mul)"),
     (lambda: tf.GradientTape().__enter__().watch(3.0), "tape.watch needs a tensor, and this is a Python float"),
     (lambda: tf.constant(1.0) * None, "A value that should be a tensor is None"),

@@ -51,6 +51,10 @@ EXPLANATIONS = [
      "in one call (a list or a dict of sources), record on two tapes at once, or create the tape with "
      "persistent=True and ask it as often as you need."),
     ("ValueError",
+     r"(?s)Passed in object <Variable path=.* of type 'Variable', not tf.Tensor",
+     "tape.watch cannot take a Keras 3 variable (a layer's weight) itself: watch the tf.Variable underneath, "
+     "tape.watch(v.value), or for a layer tape.watch([v.value for v in layer.trainable_variables])."),
+    ("ValueError",
      r"Passed in object .* of type '(\w+)', not tf.Tensor",
      "tape.watch needs a tensor, and this is a Python {0}. Convert it first: "
      "x = tf.convert_to_tensor(x), then tape.watch(x), and compute from that x."),
