@@ -344,6 +344,14 @@ def _zero_for_an_unconnected_keras_variable():
     return tape.gradient(y, [used, unused], unconnected_gradients=tf.UnconnectedGradients.ZERO)
 
 
+def _apply(gradient, variable):
+    """An SGD step on one (gradient, variable) pair; "variable" stands for a Keras Variable."""
+    import keras
+
+    gradient, variable = (keras.Variable(1.0) if isinstance(value, str) else value for value in (gradient, variable))
+    keras.optimizers.SGD(0.1).apply_gradients([(gradient, variable)])
+
+
 @pytest.mark.parametrize("make_error, explanation", [
     (lambda: tf.constant(1.0, tf.float64) * tf.constant(2.0), "Two tensors of different dtypes met in one operation (Mul)"),
     (lambda: tf.GradientTape().__enter__().watch(3.0), "tape.watch needs a tensor, and this is a Python float"),
@@ -356,6 +364,9 @@ def _zero_for_an_unconnected_keras_variable():
     (lambda: tf.reshape(tf.constant([5.0]), [3]), "One number came where 3 were expected. If this comes from tape.gradient"),
     (_zero_for_an_unconnected_keras_variable, "unconnected_gradients=ZERO cannot make zeros for a Keras 3 Variable"),
     (lambda: 10.0 * dict.get({}, "penalty"), "A value that should be a tensor is None, and arithmetic met it"),
+    (lambda: _apply(None, "variable"), "The optimizer got None for every gradient"),
+    (lambda: _apply("variable", tf.constant(1.0)),
+     "optimizer.apply_gradients got a tensor where a Variable belongs"),
     (lambda: dict.get({}, "penalty") + 1.0, "A value that should be a tensor is None, and arithmetic met it"),
 ])
 def test_errors_a_learner_meets_are_explained(make_error, explanation):

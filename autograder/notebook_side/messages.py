@@ -82,6 +82,15 @@ EXPLANATIONS = [
      "unconnected_gradients=ZERO cannot make zeros for a Keras 3 Variable (its dtype is the string 'float32'). "
      "Ask without ZERO and put zeros in place of each None yourself: [tf.zeros_like(v) if g is None else g "
      "for g, v in zip(grads, variables)], or pass [v.value for v in variables], the tf.Variables underneath."),
+    ("ValueError",
+     r"No gradients provided for any variable",
+     "The optimizer got None for every gradient: the tape recorded no path from the loss to the variables. Is the "
+     "loss computed inside the tape's `with` block (the model called there too), and are the gradients asked for "
+     "the Variables the model really uses (model.trainable_variables, after the model is built)?"),
+    ("AttributeError",
+     r"'[\w.]*EagerTensor' object has no attribute '_unique_id'",
+     "optimizer.apply_gradients got a tensor where a Variable belongs: it takes (gradient, variable) pairs, in that "
+     "order. Write zip(grads, variables), not zip(variables, grads)."),
     ("NotImplementedError",
      r"^$",
      "This exercise is not done yet: in its function, replace the line that raises NotImplementedError "
