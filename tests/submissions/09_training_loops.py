@@ -95,14 +95,14 @@ SUBMISSIONS = {
 ''',
             P + "regularized": '''def regularized_loss_and_gradients(model, X, y):
     with tf.GradientTape() as tape:
-        loss = keras.losses.MeanSquaredError()(y, model(X))
+        loss = tf.reduce_mean(tf.math.squared_difference(model(X), y))
         for penalty in model.losses:
             loss += penalty
     return loss, tape.gradient(loss, model.trainable_variables)
 ''',
             P + "per_example": '''def per_example_gradients(w, X, y):
     with tf.GradientTape(persistent=True) as tape:
-        residual = tf.linalg.matvec(tf.constant(X, dtype=w.dtype), w) - tf.constant(y, dtype=w.dtype)
+        residual = tf.linalg.matvec(tf.convert_to_tensor(X, dtype=w.dtype), w) - tf.convert_to_tensor(y, dtype=w.dtype)
         losses = tf.square(residual)
     jac = tape.jacobian(losses, w)
     del tape
@@ -131,6 +131,7 @@ SUBMISSIONS = {
 ''',
         },
         "scores": scores(sgd_step_keras=0, sgd_step_module=0, train_keras=0, train_module=0, regularized_values=0),
+        "feedback": ["It equals the sum of the squared errors"],
     },
     # Wrong: the loss computed after the tape's block (Ex 1, 2, 4, 5): every gradient is None, and the
     # optimizer says "No gradients provided for any variable" (explained by the setup cell).
@@ -164,13 +165,13 @@ SUBMISSIONS = {
 ''',
             P + "per_example": '''def per_example_gradients(w, X, y):
     with tf.GradientTape() as tape:
-        residual = tf.linalg.matvec(tf.constant(X, dtype=w.dtype), w) - y
+        residual = tf.linalg.matvec(tf.convert_to_tensor(X, dtype=w.dtype), w) - y
     return tape.jacobian(residual ** 2, w)
 ''',
         },
         "scores": scores(sgd_step_keras=0, sgd_step_module=0, train_keras=0, train_module=0, regularized_values=0,
                          per_example_values=0),
-        "feedback": ["The optimizer got None for every gradient"],
+        "feedback": ["(ValueError: No gradients provided for any variable.)"],
     },
     # Wrong: steps uphill (w + lr·g) in Ex 1 and 2.
     "step_uphill": {
@@ -188,7 +189,7 @@ SUBMISSIONS = {
 ''',
         },
         "scores": scores(sgd_step_keras=0, sgd_step_module=0, train_keras=0, train_module=0),
-        "feedback": ["a step uphill"],
+        "feedback": ["It equals a step uphill"],
     },
     # Wrong: the Variables updated with the loss instead of its gradient.
     "loss_instead_of_gradient": {
@@ -202,7 +203,7 @@ SUBMISSIONS = {
 ''',
         },
         "scores": scores(sgd_step_keras=0, sgd_step_module=0),
-        "feedback": ["the loss where its gradient belongs"],
+        "feedback": ["It equals w - lr"],
     },
     # Wrong: Ex 1 by the closed form (NumPy), no tape: the numbers are right, TapeCalls refuses them;
     # Ex 2 sets the weights to np.linalg.lstsq and makes up a history.
@@ -211,12 +212,13 @@ SUBMISSIONS = {
             P + "sgd_step": '''def sgd_step(model, X, y, lr):
     X = np.asarray(X, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)
-    residual = np.asarray(model(X.astype(model.trainable_variables[0].dtype)), dtype=np.float64) - y
+    dtype = model.trainable_variables[0].numpy().dtype
+    residual = np.asarray(model(X.astype(dtype)), dtype=np.float64) - y
     for variable in model.trainable_variables:
         if len(variable.shape) == 2:
-            variable.assign((variable.numpy() - lr * 2 / len(X) * X.T @ residual).astype(variable.dtype))
+            variable.assign((variable.numpy() - lr * 2 / len(X) * X.T @ residual).astype(dtype))
         else:
-            variable.assign((variable.numpy() - lr * 2 / len(X) * residual.sum(axis=0)).astype(variable.dtype))
+            variable.assign((variable.numpy() - lr * 2 / len(X) * residual.sum(axis=0)).astype(dtype))
     return np.mean(residual ** 2)
 ''',
             P + "train": '''def train(model, X, y, steps, lr):
@@ -224,15 +226,17 @@ SUBMISSIONS = {
     y = np.asarray(y, dtype=np.float64)
     A = np.c_[X, np.ones(len(X))]
     best = np.linalg.lstsq(A, y[:, 0], rcond=None)[0]
-    first = float(np.mean((np.asarray(model(X.astype(model.trainable_variables[0].dtype))) - y) ** 2))
+    dtype = model.trainable_variables[0].numpy().dtype
+    first = float(np.mean((np.asarray(model(X.astype(dtype))) - y) ** 2))
     for variable in model.trainable_variables:
         value = best[:-1].reshape(-1, 1) if len(variable.shape) == 2 else best[-1:]
-        variable.assign(value.astype(variable.dtype))
+        variable.assign(value.astype(dtype))
     last = float(np.mean((A @ best - y[:, 0]) ** 2))
     return np.geomspace(first, last, steps)
 ''',
         },
         "scores": scores(sgd_step_keras=0, sgd_step_module=0, train_keras=0, train_module=0),
+        "feedback": ["called tape.gradient 0 time(s)"],
     },
     # Wrong: each loss recorded after its step (Ex 2).
     "history_after_each_step": {
@@ -250,7 +254,7 @@ SUBMISSIONS = {
 ''',
         },
         "scores": scores(train_keras=0, train_module=0),
-        "feedback": ["record each loss before its step"],
+        "feedback": ["It equals the losses after each step"],
     },
     # Wrong: each gradient clipped by itself (tf.clip_by_norm), which only the unchanged cases survive.
     "clip_each_gradient": {
@@ -260,7 +264,7 @@ SUBMISSIONS = {
 ''',
         },
         "scores": scores(clip_values=0),
-        "feedback": ["that gradient clipped by itself"],
+        "feedback": ["It equals that gradient clipped by itself"],
     },
     # Wrong: the pair that tf.clip_by_global_norm returns, instead of the list.
     "clip_returns_the_pair": {
@@ -270,7 +274,6 @@ SUBMISSIONS = {
 ''',
         },
         "scores": scores(clip_values=0),
-        "feedback": ["return only the list"],
     },
     # Wrong: model.losses forgotten (Ex 4).
     "forgot_model_losses": {
@@ -282,7 +285,7 @@ SUBMISSIONS = {
 ''',
         },
         "scores": scores(regularized_values=0),
-        "feedback": ["add the sum of model.losses"],
+        "feedback": ["It equals the mean squared error alone"],
     },
     # Wrong: model.losses read before the tape (the loss is right, the gradient lacks the penalty).
     "losses_read_before_the_tape": {
@@ -295,7 +298,7 @@ SUBMISSIONS = {
 ''',
         },
         "scores": scores(regularized_values=0),
-        "feedback": ["the gradient without the penalty"],
+        "feedback": ["It equals the gradient without the penalty"],
     },
     # Wrong: Ex 5 by a Python loop with a tape per example (N gradient calls, right numbers).
     "one_tape_per_example": {
@@ -312,6 +315,7 @@ SUBMISSIONS = {
 ''',
         },
         "scores": scores(per_example_values=0),
+        "feedback": ["called a tape 5 time(s)"],
     },
     # Wrong: the gradient of the mean loss, repeated in every row.
     "mean_gradient_in_every_row": {
@@ -325,7 +329,7 @@ SUBMISSIONS = {
 ''',
         },
         "scores": scores(per_example_values=0),
-        "feedback": ["averages the examples away"],
+        "feedback": ["It equals the gradient of the mean loss in every row"],
     },
     # Wrong: Ex 5 by its closed form, no tape.
     "per_example_closed_form": {
@@ -346,8 +350,8 @@ SUBMISSIONS = {
     if len(w.shape) != 2:
         w, b = b, w
     loss, w_new, b_new = expected_sgd_step(w.numpy(), b.numpy(), X, y, lr)
-    w.assign(w_new.astype(w.dtype))
-    b.assign(b_new.astype(b.dtype))
+    w.assign(w_new.astype(w.numpy().dtype))
+    b.assign(b_new.astype(b.numpy().dtype))
     return loss
 ''',
             P + "train": '''def train(model, X, y, steps, lr):
@@ -355,8 +359,8 @@ SUBMISSIONS = {
     if len(w.shape) != 2:
         w, b = b, w
     history, w_new, b_new = expected_gradient_descent(w.numpy(), b.numpy(), X, y, lr, steps)
-    w.assign(w_new.astype(w.dtype))
-    b.assign(b_new.astype(b.dtype))
+    w.assign(w_new.astype(w.numpy().dtype))
+    b.assign(b_new.astype(b.numpy().dtype))
     return history
 ''',
             P + "clip": '''def clip_gradients(grads, max_norm):
