@@ -373,6 +373,14 @@ def _watch_a_keras_variable(value):
         tape.watch(keras.Variable(value))
 
 
+def _apply(gradient, variable):
+    """An SGD step on one (gradient, variable) pair; "variable" stands for a Keras Variable."""
+    import keras
+
+    gradient, variable = (keras.Variable(1.0) if isinstance(value, str) else value for value in (gradient, variable))
+    keras.optimizers.SGD(0.1).apply_gradients([(gradient, variable)])
+
+
 @pytest.mark.parametrize("make_error, explanation", [
     (lambda: _watch_a_keras_variable(1.0), "tape.watch cannot take a Keras 3 variable"),
     (lambda: _watch_a_keras_variable([[1.0, 2.0], [3.0, 4.0]]), "tape.watch cannot take a Keras 3 variable"),  # printed on 2 lines
@@ -387,6 +395,9 @@ def _watch_a_keras_variable(value):
     (lambda: tf.reshape(tf.constant([5.0]), [3]), "One number came where 3 were expected. If this comes from tape.gradient"),
     (_zero_for_an_unconnected_keras_variable, "unconnected_gradients=ZERO cannot make zeros for a Keras 3 Variable"),
     (lambda: 10.0 * dict.get({}, "penalty"), "A value that should be a tensor is None, and arithmetic met it"),
+    (lambda: _apply(None, "variable"), "The optimizer got None for every gradient"),
+    (lambda: _apply("variable", tf.constant(1.0)),
+     "optimizer.apply_gradients got a tensor where a Variable belongs"),
     (lambda: dict.get({}, "penalty") + 1.0, "A value that should be a tensor is None, and arithmetic met it"),
     (lambda: _custom_gradient_with_a_setting_as_argument(), "A @tf.custom_gradient function's grad_fn returns one "
      "gradient per tensor argument of the decorated function: 2 here, but it returned 1"),

@@ -97,6 +97,15 @@ EXPLANATIONS = [
      "The operation {0} has no gradient in TensorFlow, so the tape cannot differentiate through it. If you know its "
      "derivative, give it one: wrap the computation in a function decorated with @tf.custom_gradient that returns "
      "(value, grad_fn), where grad_fn(upstream) returns upstream pushed through the derivative."),
+    ("ValueError",
+     r"No gradients provided for any variable",
+     "The optimizer got None for every gradient: the tape recorded no path from the loss to the variables. Is the "
+     "loss computed inside the tape's `with` block (the model called there too), and are the gradients asked for "
+     "the Variables the model really uses (model.trainable_variables, after the model is built)?"),
+    ("AttributeError",
+     r"'[\w.]*EagerTensor' object has no attribute '_unique_id'",
+     "optimizer.apply_gradients got a tensor where a Variable belongs: it takes (gradient, variable) pairs, in that "
+     "order. Write zip(grads, variables), not zip(variables, grads)."),
     ("NotImplementedError",
      r"^$",
      "This exercise is not done yet: in its function, replace the line that raises NotImplementedError "
