@@ -357,6 +357,10 @@ def _zero_for_an_unconnected_keras_variable():
     (_zero_for_an_unconnected_keras_variable, "unconnected_gradients=ZERO cannot make zeros for a Keras 3 Variable"),
     (lambda: 10.0 * dict.get({}, "penalty"), "A value that should be a tensor is None, and arithmetic met it"),
     (lambda: dict.get({}, "penalty") + 1.0, "A value that should be a tensor is None, and arithmetic met it"),
+    (lambda: tf.autodiff.ForwardAccumulator(np.array([1.0, 2.0]), np.array([1.0, 0.0])),
+     "tf.autodiff.ForwardAccumulator needs tensors as its primals, and this is a NumPy array"),
+    (lambda: tf.autodiff.ForwardAccumulator(tf.constant([1.0]), tf.constant([1.0], tf.float64)),
+     "A float64 tensor was given where a float32 one was needed"),
 ])
 def test_errors_a_learner_meets_are_explained(make_error, explanation):
     with pytest.raises(Exception) as failure:

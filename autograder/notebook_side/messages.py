@@ -82,6 +82,16 @@ EXPLANATIONS = [
      "unconnected_gradients=ZERO cannot make zeros for a Keras 3 Variable (its dtype is the string 'float32'). "
      "Ask without ZERO and put zeros in place of each None yourself: [tf.zeros_like(v) if g is None else g "
      "for g, v in zip(grads, variables)], or pass [v.value for v in variables], the tf.Variables underneath."),
+    ("AttributeError",
+     r"'numpy\.dtypes\.\w+' object has no attribute 'is_floating'",
+     "tf.autodiff.ForwardAccumulator needs tensors as its primals, and this is a NumPy array (or a NumPy number). "
+     "Convert it first: x = tf.convert_to_tensor(x), give that x to the accumulator, and compute from that same x "
+     "inside the accumulator's `with` block."),
+    ("ValueError",
+     r"Tensor conversion requested dtype (\w+) for Tensor with dtype (\w+)",
+     "A {1} tensor was given where a {0} one was needed, and TensorFlow never converts between them for you. "
+     "Cast it (tf.cast) or create it with the right dtype. (The tangents of a ForwardAccumulator must have the "
+     "dtype of their primals: tf.convert_to_tensor(v, dtype=x.dtype).)"),
     ("NotImplementedError",
      r"^$",
      "This exercise is not done yet: in its function, replace the line that raises NotImplementedError "
