@@ -402,6 +402,10 @@ def _apply(gradient, variable):
     (lambda: _custom_gradient_with_a_setting_as_argument(), "A @tf.custom_gradient function's grad_fn returns one "
      "gradient per tensor argument of the decorated function: 2 here, but it returned 1"),
     (lambda: _gradient_of_an_operation_without_one(), "The operation ResizeArea has no gradient in TensorFlow"),
+    (lambda: tf.autodiff.ForwardAccumulator(np.array([1.0, 2.0]), np.array([1.0, 0.0])),
+     "tf.autodiff.ForwardAccumulator needs tensors as its primals, and this is a NumPy array"),
+    (lambda: tf.autodiff.ForwardAccumulator(tf.constant([1.0]), tf.constant([1.0], tf.float64)),
+     "A float64 tensor was given where a float32 one was needed"),
 ])
 def test_errors_a_learner_meets_are_explained(make_error, explanation):
     with pytest.raises(Exception) as failure:

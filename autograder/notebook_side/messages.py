@@ -106,6 +106,16 @@ EXPLANATIONS = [
      r"'[\w.]*EagerTensor' object has no attribute '_unique_id'",
      "optimizer.apply_gradients got a tensor where a Variable belongs: it takes (gradient, variable) pairs, in that "
      "order. Write zip(grads, variables), not zip(variables, grads)."),
+    ("AttributeError",
+     r"'numpy\.dtypes\.\w+' object has no attribute 'is_floating'",
+     "tf.autodiff.ForwardAccumulator needs tensors as its primals, and this is a NumPy array (or a NumPy number). "
+     "Convert it first: x = tf.convert_to_tensor(x), give that x to the accumulator, and compute from that same x "
+     "inside the accumulator's `with` block."),
+    ("ValueError",
+     r"Tensor conversion requested dtype (\w+) for Tensor with dtype (\w+)",
+     "A {1} tensor was given where a {0} one was needed, and TensorFlow never converts between them for you. "
+     "Cast it (tf.cast) or create it with the right dtype. (The tangents of a ForwardAccumulator must have the "
+     "dtype of their primals: tf.convert_to_tensor(v, dtype=x.dtype).)"),
     ("NotImplementedError",
      r"^$",
      "This exercise is not done yet: in its function, replace the line that raises NotImplementedError "

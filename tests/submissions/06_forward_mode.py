@@ -1,0 +1,372 @@
+"""Synthetic submissions of 06_forward_mode for the nbgrader round trip (tests/test_roundtrip.py).
+
+Each entry: "answers" maps a solution cell's grade id to the whole source the student wrote in it
+(solution cells not listed keep the source notebook's solution); "scores" maps every grade cell id
+of the notebook to the exact points that submission must get.
+Grade cells and points: directional_cubic 1, directional_other 2, jacobian_tall 1, jacobian_other 2,
+hvp_quadratic 1, hvp_large 2, second_power 1, second_other 2 (12 in all).
+"""
+
+from . import scores_for
+
+P = "06_forward_mode_"
+
+scores = scores_for("06_forward_mode")
+NO_DIRECTIONAL = dict(directional_cubic=0, directional_other=0)
+NO_JACOBIAN = dict(jacobian_tall=0, jacobian_other=0)
+NO_HVP = dict(hvp_quadratic=0, hvp_large=0)
+NO_SECOND = dict(second_power=0, second_other=0)
+
+
+SUBMISSIONS = {
+    # Correct, written another way: tf.Variable primals, Python floats and NumPy results, the Jacobian's columns
+    # from one vectorized JVP (tf.vectorized_map), a persistent tape under the accumulator.
+    "variables_numpy_vectorized": {
+        "answers": {
+            P + "directional": '''def directional_derivative(f, x, v):
+    x = tf.Variable(x)
+    with tf.autodiff.ForwardAccumulator(primals=x, tangents=tf.constant(v, dtype=x.dtype)) as accumulator:
+        value = f(x)
+    return float(accumulator.jvp(value))
+''',
+            P + "jacobian": '''def forward_jacobian(f, x):
+    x = tf.convert_to_tensor(x)
+    def column(e):
+        with tf.autodiff.ForwardAccumulator(x, e) as acc:
+            y = f(x)
+        return acc.jvp(y)
+    columns = tf.vectorized_map(column, tf.eye(x.shape[0], dtype=x.dtype))   # row j is column j of J
+    return tf.transpose(columns).numpy()
+''',
+            P + "hvp": '''def hvp_forward_over_reverse(f, x, v):
+    x = tf.Variable(x)
+    with tf.autodiff.ForwardAccumulator(x, tf.convert_to_tensor(v, dtype=x.dtype)) as acc:
+        with tf.GradientTape(persistent=True) as tape:
+            y = f(x)
+        g = tape.gradient(y, x)
+    del tape
+    return acc.jvp(g).numpy()
+''',
+        },
+        "scores": scores(),
+    },
+    # Correct: Exercise 4 built on Exercise 1 (the source's directional_derivative, called inside an outer accumulator).
+    "second_from_exercise_1": {
+        "answers": {
+            P + "second": '''def second_directional_derivative(f, x, v):
+    x = tf.convert_to_tensor(x)
+    v = tf.convert_to_tensor(v, dtype=x.dtype)
+    with tf.autodiff.ForwardAccumulator(x, v) as outer:
+        first = directional_derivative(f, x, v)   # Exercise 1, inside the outer block
+    return first, outer.jvp(tf.convert_to_tensor(first))
+''',
+        },
+        "scores": scores(),
+    },
+    # Correct: everything computed in float32, even for float64 inputs (the checks use float32 tolerances).
+    "cast_to_float32": {
+        "answers": {
+            P + "directional": '''def directional_derivative(f, x, v):
+    x, v = tf.cast(x, tf.float32), tf.cast(v, tf.float32)
+    with tf.autodiff.ForwardAccumulator(x, v) as acc:
+        y = f(x)
+    return acc.jvp(y)
+''',
+            P + "jacobian": '''def forward_jacobian(f, x):
+    x = tf.cast(x, tf.float32)
+    columns = []
+    for j in range(x.shape[0]):
+        with tf.autodiff.ForwardAccumulator(x, tf.one_hot(j, x.shape[0])) as acc:
+            y = f(x)
+        columns.append(acc.jvp(y).numpy())
+    return np.stack(columns, axis=1)
+''',
+            P + "hvp": '''def hvp_forward_over_reverse(f, x, v):
+    x, v = tf.cast(x, tf.float32), tf.cast(v, tf.float32)
+    with tf.autodiff.ForwardAccumulator(x, v) as acc:
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = f(x)
+        g = tape.gradient(y, x)
+    return acc.jvp(g)
+''',
+            P + "second": '''def second_directional_derivative(f, x, v):
+    x, v = tf.cast(x, tf.float32), tf.cast(v, tf.float32)
+    with tf.autodiff.ForwardAccumulator(x, v) as outer:
+        with tf.autodiff.ForwardAccumulator(x, v) as inner:
+            y = f(x)
+    first = inner.jvp(y)
+    return [first.numpy(), outer.jvp(first).numpy()]
+''',
+        },
+        "scores": scores(),
+    },
+    # Correct, with a debug print to stderr and a logged warning in every function: nbgrader must not see stderr.
+    "prints_to_stderr": {
+        "answers": {
+            P + "directional": '''import logging, sys, warnings
+def directional_derivative(f, x, v):
+    print("debug: x", x, file=sys.stderr)
+    logging.getLogger("tensorflow").warning("a warning from the student")
+    warnings.warn("a warning from the student")
+    x = tf.convert_to_tensor(x)
+    with tf.autodiff.ForwardAccumulator(x, tf.convert_to_tensor(v, dtype=x.dtype)) as acc:
+        y = f(x)
+    return acc.jvp(y)
+''',
+            P + "hvp": '''def hvp_forward_over_reverse(f, x, v):
+    print("debug: hvp", file=sys.stderr)
+    logging.warning("a warning from the student")
+    x = tf.convert_to_tensor(x)
+    with tf.autodiff.ForwardAccumulator(x, tf.convert_to_tensor(v, dtype=x.dtype)) as acc:
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = f(x)
+        g = tape.gradient(y, x)
+    return acc.jvp(g)
+''',
+        },
+        "scores": scores(),
+    },
+    # Reverse mode where forward mode is asked: the gradient dotted with v, tape.jacobian, two nested tapes for H v
+    # and for vᵀHv. Right numbers, refused by the counts of jvp, gradient and jacobian calls.
+    "reverse_mode_everywhere": {
+        "answers": {
+            P + "directional": '''def directional_derivative(f, x, v):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    return tf.reduce_sum(tape.gradient(y, x) * tf.convert_to_tensor(v, dtype=x.dtype))
+''',
+            P + "jacobian": '''def forward_jacobian(f, x):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    return tape.jacobian(y, x)
+''',
+            P + "hvp": '''def hvp_forward_over_reverse(f, x, v):
+    x = tf.convert_to_tensor(x)
+    v = tf.convert_to_tensor(v, dtype=x.dtype)
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = f(x)
+        g = inner.gradient(y, x)
+        g_dot_v = tf.reduce_sum(g * v)
+    return outer.gradient(g_dot_v, x)
+''',
+            P + "second": '''def second_directional_derivative(f, x, v):
+    x = tf.convert_to_tensor(x)
+    v = tf.convert_to_tensor(v, dtype=x.dtype)
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = f(x)
+        first = tf.reduce_sum(inner.gradient(y, x) * v)
+    second = tf.reduce_sum(outer.gradient(first, x) * v)
+    return first, second
+''',
+        },
+        "scores": scores(**NO_DIRECTIONAL, **NO_JACOBIAN, **NO_HVP, **NO_SECOND),
+    },
+    # H v from the whole Hessian (tape.jacobian of the gradient): right numbers at n = 6, refused by the counts
+    # before n = 20 000, where the Hessian would take 1.6 GB.
+    "hvp_from_the_hessian": {
+        "answers": {
+            P + "hvp": '''def hvp_forward_over_reverse(f, x, v):
+    x = tf.convert_to_tensor(x)
+    with tf.autodiff.ForwardAccumulator(x, tf.convert_to_tensor(v, dtype=x.dtype)) as acc:
+        with tf.GradientTape() as outer:
+            outer.watch(x)
+            with tf.GradientTape() as inner:
+                inner.watch(x)
+                y = f(x)
+            g = inner.gradient(y, x)
+        H = outer.jacobian(g, x)
+    return tf.linalg.matvec(H, tf.convert_to_tensor(v, dtype=x.dtype))
+''',
+        },
+        "scores": scores(**NO_HVP),
+    },
+    # The computation outside the accumulator's block: f(x) before the block, the tape's gradient after it,
+    # and the nested accumulators read outside in. Every jvp is None.
+    "outside_the_block": {
+        "answers": {
+            P + "directional": '''def directional_derivative(f, x, v):
+    x = tf.convert_to_tensor(x)
+    y = f(x)
+    with tf.autodiff.ForwardAccumulator(x, tf.convert_to_tensor(v, dtype=x.dtype)) as acc:
+        pass
+    return acc.jvp(y)
+''',
+            P + "jacobian": '''def forward_jacobian(f, x):
+    x = tf.convert_to_tensor(x)
+    y = f(x)
+    columns = []
+    for j in range(x.shape[0]):
+        with tf.autodiff.ForwardAccumulator(x, tf.one_hot(j, x.shape[0], dtype=x.dtype)) as acc:
+            pass
+        columns.append(acc.jvp(y))
+    return tf.stack(columns, axis=1)
+''',
+            P + "hvp": '''def hvp_forward_over_reverse(f, x, v):
+    x = tf.convert_to_tensor(x)
+    with tf.autodiff.ForwardAccumulator(x, tf.convert_to_tensor(v, dtype=x.dtype)) as acc:
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = f(x)
+    g = tape.gradient(y, x)   # after the accumulator's block
+    return acc.jvp(g)
+''',
+            P + "second": '''def second_directional_derivative(f, x, v):
+    x = tf.convert_to_tensor(x)
+    v = tf.convert_to_tensor(v, dtype=x.dtype)
+    with tf.autodiff.ForwardAccumulator(x, v) as outer:
+        with tf.autodiff.ForwardAccumulator(x, v) as inner:
+            y = f(x)
+    first = outer.jvp(y)
+    return first, inner.jvp(first)   # outside in: None
+''',
+        },
+        "scores": scores(**NO_DIRECTIONAL, **NO_JACOBIAN, **NO_HVP, **NO_SECOND),
+    },
+    # The tangent (1, ..., 1) instead of v: the gradient's sum (Exercise 1), H·1 (Exercise 3), and ones as the
+    # outer tangent (Exercise 4, right first derivative, wrong second).
+    "ones_as_the_tangent": {
+        "answers": {
+            P + "directional": '''def directional_derivative(f, x, v):
+    x = tf.convert_to_tensor(x)
+    with tf.autodiff.ForwardAccumulator(x, tf.ones_like(x)) as acc:
+        y = f(x)
+    return acc.jvp(y)
+''',
+            P + "hvp": '''def hvp_forward_over_reverse(f, x, v):
+    x = tf.convert_to_tensor(x)
+    with tf.autodiff.ForwardAccumulator(x, tf.ones_like(x)) as acc:
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = f(x)
+        g = tape.gradient(y, x)
+    return acc.jvp(g)
+''',
+            P + "second": '''def second_directional_derivative(f, x, v):
+    x = tf.convert_to_tensor(x)
+    v = tf.convert_to_tensor(v, dtype=x.dtype)
+    with tf.autodiff.ForwardAccumulator(x, tf.ones_like(x)) as outer:
+        with tf.autodiff.ForwardAccumulator(x, v) as inner:
+            y = f(x)
+    first = inner.jvp(y)
+    return first, outer.jvp(first)
+''',
+        },
+        # Exercise 4's first check (n = 1, v = (1,)) cannot tell ones from v; its random case can.
+        "scores": scores(**NO_DIRECTIONAL, **NO_HVP, **NO_SECOND),
+    },
+    # Finite differences of f along v: no jvp, so refused whatever the numbers.
+    "finite_differences": {
+        "answers": {
+            P + "directional": '''def directional_derivative(f, x, v):
+    x = np.asarray(x, dtype=np.float64)
+    v = np.asarray(v, dtype=np.float64)
+    h = 1e-5
+    return (float(f(tf.constant(x + h * v))) - float(f(tf.constant(x - h * v)))) / (2 * h)
+''',
+            P + "second": '''def second_directional_derivative(f, x, v):
+    x = np.asarray(x, dtype=np.float64)
+    v = np.asarray(v, dtype=np.float64)
+    h = 1e-3
+    plus, mid, minus = (float(f(tf.constant(x + s * h * v))) for s in (1, 0, -1))
+    return (plus - minus) / (2 * h), (plus - 2 * mid + minus) / h ** 2
+''',
+        },
+        "scores": scores(**NO_DIRECTIONAL, **NO_SECOND),
+    },
+    # The closed form of the visible example (Σ 3x²v) behind a token jvp: passes the Σx³ cell, not the
+    # functions the student has not seen.
+    "closed_form_of_the_example": {
+        "answers": {
+            P + "directional": '''def directional_derivative(f, x, v):
+    x = tf.convert_to_tensor(x)
+    with tf.autodiff.ForwardAccumulator(x, tf.convert_to_tensor(v, dtype=x.dtype)) as acc:
+        pass
+    acc.jvp(x)
+    x, v = np.asarray(x, dtype=np.float64), np.asarray(v, dtype=np.float64)
+    return np.sum(3 * x ** 2 * v)
+''',
+        },
+        "scores": scores(directional_other=0),
+    },
+    # The columns stacked along axis 0: the transpose of J, shape (n, m).
+    "transposed_jacobian": {
+        "answers": {
+            P + "jacobian": '''def forward_jacobian(f, x):
+    x = tf.convert_to_tensor(x)
+    basis = tf.eye(x.shape[0], dtype=x.dtype)
+    columns = []
+    for j in range(x.shape[0]):
+        with tf.autodiff.ForwardAccumulator(x, basis[j]) as acc:
+            y = f(x)
+        columns.append(acc.jvp(y))
+    return tf.stack(columns)
+''',
+        },
+        "scores": scores(**NO_JACOBIAN),
+    },
+    # The two derivatives of Exercise 4 returned in the wrong order.
+    "second_swapped": {
+        "answers": {
+            P + "second": '''def second_directional_derivative(f, x, v):
+    x = tf.convert_to_tensor(x)
+    v = tf.convert_to_tensor(v, dtype=x.dtype)
+    with tf.autodiff.ForwardAccumulator(x, v) as outer:
+        with tf.autodiff.ForwardAccumulator(x, v) as inner:
+            y = f(x)
+    first = inner.jvp(y)
+    return outer.jvp(first), first
+''',
+        },
+        "scores": scores(**NO_SECOND),
+    },
+    # Calling the answer keys of the visible checks: they refuse to run from the student's code.
+    "calls_the_answer_keys": {
+        "answers": {
+            P + "directional": '''def directional_derivative(f, x, v):
+    x = tf.convert_to_tensor(x)
+    with tf.autodiff.ForwardAccumulator(x, tf.convert_to_tensor(v, dtype=x.dtype)) as acc:
+        y = f(x)
+    acc.jvp(y)
+    return expected_cubic_directional(x, v)
+''',
+            P + "jacobian": '''def forward_jacobian(f, x):
+    x = tf.convert_to_tensor(x)
+    with tf.autodiff.ForwardAccumulator(x, tf.ones_like(x)) as acc:
+        y = f(x)
+    acc.jvp(y)
+    return expected_helix_jacobian(x)
+''',
+            P + "hvp": '''def hvp_forward_over_reverse(f, x, v):
+    x = tf.convert_to_tensor(x)
+    with tf.autodiff.ForwardAccumulator(x, tf.convert_to_tensor(v, dtype=x.dtype)) as acc:
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = f(x)
+        g = tape.gradient(y, x)
+    acc.jvp(g)
+    return expected_quadratic_hvp(np.array([[1.0, 2.0], [0.0, 3.0]]), v)
+''',
+            P + "second": '''def second_directional_derivative(f, x, v):
+    x = tf.convert_to_tensor(x)
+    with tf.autodiff.ForwardAccumulator(x, tf.convert_to_tensor(v, dtype=x.dtype)) as outer:
+        with tf.autodiff.ForwardAccumulator(x, tf.convert_to_tensor(v, dtype=x.dtype)) as inner:
+            y = f(x)
+    outer.jvp(inner.jvp(y))
+    return expected_power_line_derivatives(x, v)
+''',
+        },
+        "scores": scores(**NO_DIRECTIONAL, **NO_JACOBIAN, **NO_HVP, **NO_SECOND),
+    },
+}
