@@ -1,6 +1,4 @@
 """nbgrader's configuration for this course; the repository root is the course root."""
-import sys
-
 c = get_config()  # noqa: F821 (nbgrader provides get_config)
 
 c.CourseDirectory.course_id = "gradient-tape"
@@ -15,10 +13,6 @@ c.Execute.timeout = 120
 # A loop stuck inside a tf.function ignores the kernel interrupt; without this the whole
 # submission is dropped instead of graded with the cells that did run.
 c.Execute.raise_on_iopub_timeout = False
-# Kernels talk to nbgrader over local sockets instead of TCP ports on 127.0.0.1, which any process on
-# the machine could reach (ipykernel warns about it on every start). Windows has no such sockets.
-if sys.platform != "win32":
-    c.KernelManager.transport = "ipc"
 
 # nbgrader scores a test cell 0 when it writes anything to stderr. The setup cell shows Python's
 # stderr as ordinary output (a debug print or a logging.warning costs nothing); TensorFlow's C++ log

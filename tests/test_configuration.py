@@ -55,7 +55,6 @@ def test_nbgrader_configuration():
     config = nbgrader_config(ROOT)
     assert config.Execute.timeout >= 60
     assert config.Execute.raise_on_iopub_timeout is False
-    assert config.KernelManager.transport == "ipc"  # no TCP ports, no warning from ipykernel on every start
     assert config.IgnorePattern.enabled is True
     assert config.OverwriteCells.add_missing_cells is True
     assert "nbgrader.preprocessors.ClearHiddenTests" in config.GenerateFeedback.preprocessors
