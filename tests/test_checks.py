@@ -268,6 +268,8 @@ def test_tape_calls_count_what_the_student_asked():
         checks.check_tape_calls(tapes, "it", gradient=2)
     with pytest.raises(CheckFailed, match="called tape.jacobian 1 time\\(s\\), but the exercise asks you not to call it. Use a VJP"):
         checks.check_tape_calls(tapes, "it", jacobian=0, hint="Use a VJP.")
+    with pytest.raises(CheckFailed, match="called the accumulator's jvp 1 time\\(s\\), but the exercise asks for at least 2"):
+        checks.check_tape_calls(tapes, "it", jvp=(2, None))
 
 
 def test_tape_calls_restore_the_tape_and_catch_a_closed_form():

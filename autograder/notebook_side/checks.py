@@ -386,10 +386,11 @@ def check_tape_calls(tapes, what, hint="", **rules):
         low, high = rule if isinstance(rule, tuple) else (rule, rule)
         if count >= (low or 0) and (high is None or count <= high):
             continue
-        asked = "a tape" if name == "any" else f"tape.{name}"
+        asked = ("a tape" if name == "any" else "the accumulator's jvp" if name == "jvp" else f"tape.{name}")
         allowed = ("asks you not to call it" if high == 0 else f"asks for exactly {low}" if low == high
                    else f"asks for at least {low}" if high is None else f"asks for {low} to {high}")
-        why = " The tape is meant to do this work, not a formula worked out by hand." if count == 0 else ""
+        doer = "accumulator" if name == "jvp" else "tape"
+        why = f" The {doer} is meant to do this work, not a formula worked out by hand." if count == 0 else ""
         raise CheckFailed(f"{what} called {asked} {count} time(s), but the exercise {allowed}.{why} {hint}".strip())
 
 
