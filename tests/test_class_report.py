@@ -52,3 +52,16 @@ def test_html_escapes_what_students_wrote(tmp_path):
     results = [CellResult("<script>", "nb", "t1", 0, 1, "ValueError: <img src=x onerror=alert(1)>")]
     page = write(tmp_path, "01_demo", results, {})[0].read_text()
     assert "<script>" not in page and "<img src=x" not in page
+
+
+def test_why_nbgrader_could_not_grade_is_the_error_not_its_closing_line():
+    from autograder.grading.coordinator import why_not_graded
+
+    log = ("[AutogradeApp | ERROR] Error occurred while starting new kernel client for kernel 46f9: "
+           "Kernel didn't respond in 60 seconds\nTraceback (most recent call last):\n  File \"client.py\", line 566\n"
+           "RuntimeError: Kernel didn't respond in 60 seconds\n")
+    error = ("Traceback (most recent call last):\n  File \"base.py\"\nnbgrader.converters.base.NbGraderException: "
+             "Please see the the above traceback for details on the specific errors on the above failures.\n")
+    assert why_not_graded({"success": False, "log": log, "error": error}) == "RuntimeError: Kernel didn't respond in 60 seconds"
+    assert why_not_graded({"success": False, "error": "something odd happened\n"}) == "something odd happened"
+    assert why_not_graded({"success": False}) == "no error message"

@@ -7,6 +7,7 @@ its own; every problem ends up in the report with what was done about it.
 """
 from __future__ import annotations
 
+import re
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -73,8 +74,7 @@ def _grade_class(assignment, root, students, csv_path):
                 if result["success"]:
                     outcome.graded = True
                 else:
-                    last = (result.get("error") or result.get("log") or "").strip().splitlines()[-1:]
-                    outcome.notes.append(f"nbgrader could not grade it: {' '.join(last)}")
+                    outcome.notes.append(f"nbgrader could not grade it: {why_not_graded(result)}")
             outcomes.append(outcome)
             advance(outcome.graded)
 
@@ -97,6 +97,18 @@ def _grade_class(assignment, root, students, csv_path):
     results = class_report.collect(root, api.coursedir.db_url, assignment, everyone)
     class_report.write(root, assignment, results, {o.student: o.notes for o in outcomes if not o.graded})
     return outcomes
+
+
+ERROR_LINE = re.compile(r"^[\w.]*(Error|Exception|Timeout)\w*: \S")
+
+
+def why_not_graded(result: dict) -> str:
+    """The error that stopped nbgrader, from its log and traceback, rather than its closing line
+    ("NbGraderException: Please see the above traceback...")."""
+    text = "\n".join(part for part in (result.get("log"), result.get("error")) if part)
+    lines = [line.strip() for line in text.splitlines()]
+    causes = [line for line in lines if ERROR_LINE.match(line) and "see the the above traceback" not in line]
+    return causes[-1] if causes else next((line for line in reversed(lines) if line), "no error message")
 
 
 def export_csv(root: Path, path: Path) -> None:
