@@ -10,7 +10,7 @@ RUN := PATH="$(CURDIR)/$(BIN):$$PATH" TF_CPP_MIN_LOG_LEVEL=3 TF_ENABLE_ONEDNN_OP
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 PORT ?= 8888
 
-.PHONY: help env lab test test-fast build check lint grade demo bench browser-deps clean-env
+.PHONY: help env lab test test-fast build check lint grade demo bench browser-deps sandbox-deps clean-env
 
 help:
 	@echo "make lab    - set up everything and open the course in JupyterLab (with nbgrader)"
@@ -57,8 +57,14 @@ browser-deps:
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	  else echo "the browser tests need Debian's chromium: sudo apt-get install chromium"; exit 1; fi; }
 
+# Debian's bubblewrap, which sandboxes the kernels that run student code.
+sandbox-deps:
+	@command -v bwrap >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap >/dev/null; \
+	  else echo "grading in a sandbox needs bubblewrap: sudo apt-get install bubblewrap"; exit 1; fi; }
+
 # Two workers: TensorFlow kernels need a core each.
-test: $(STAMP) browser-deps
+test: $(STAMP) browser-deps sandbox-deps
 	$(RUN) $(BIN)/python -m pytest -n 2 --dist loadgroup
 
 # Everything but the notebook executions: seconds instead of minutes.

@@ -5,6 +5,7 @@ expected points per grade id; broken submissions must be reported and never stop
 """
 import csv
 import importlib
+import shutil
 
 import nbformat
 import pytest
@@ -147,3 +148,21 @@ def test_a_broken_submission_never_stops_the_class(tmp_path):
     with open(tmp_path / "reports" / f"{name}.csv") as file:
         looped = [row for row in csv.DictReader(file) if row["student"] == "broken_endless_loop" and row["mistake"]]
     assert {row["test"] for row in looped} == set(first_exercise_tests(a))
+
+
+@pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed (`make sandbox-deps` installs it)")
+def test_the_sandbox_grades_as_the_plain_run_does(tmp_path):
+    """Scores in the sandbox are the synthetic submissions' exact scores (a None, a wrong factor, stderr)."""
+    name = "01_first_gradient"
+    a = make_course(tmp_path, name)
+    cases = importlib.import_module(f"submissions.{name}").SUBMISSIONS
+    expected = {"correct": full_marks(name)}
+    submit(a, "correct")
+    for student in ("missing_watch", "wrong_factor", "debug_output_on_stderr"):
+        submit(a, student, cases[student]["answers"])
+        expected[student] = cases[student]["scores"]
+    outcomes = grade_class(name, tmp_path, csv_path=tmp_path / "grades.csv", sandboxed=True)
+    assert all(o.graded for o in outcomes), report(name, outcomes)
+    for student, wanted in expected.items():
+        assert scores(a, student) == pytest.approx(wanted), student
+    assert not list(tmp_path.glob("*.txt"))  # nothing planted at the course root

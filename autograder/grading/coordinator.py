@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import course
-from . import class_report
+from . import class_report, sandbox
 from .progress import progress_bar
 from .repair import preflight
 
@@ -29,30 +29,38 @@ class Outcome:
     notes: list[str] = field(default_factory=list)
 
 
-def _api(root: Path):
+def _api(root: Path, sandboxed: bool = False):
     from nbgrader.apps import NbGraderAPI
 
     config = course.nbgrader_config(root)
     config.CourseDirectory.root = str(root)
-    return NbGraderAPI(config=config)
+    api = NbGraderAPI(config=config)
+    if sandboxed:
+        sandbox.check_bubblewrap()
+        sandbox.configure(config, root, api.coursedir.db_url)
+        api = NbGraderAPI(config=config)
+    return api
 
 
 def grade_class(assignment: str, root: Path = course.ROOT, students: list[str] | None = None,
-                csv_path: Path | None = None) -> list[Outcome]:
-    """Autograde every submission of `assignment`, then write feedback and the grades CSV."""
+                csv_path: Path | None = None, sandboxed: bool = False) -> list[Outcome]:
+    """Autograde every submission of `assignment`, then write feedback and the grades CSV.
+
+    sandboxed: run each student's kernel in the sandbox (bubblewrap), refusing when it cannot.
+    """
     from sqlalchemy.exc import SAWarning
 
     with warnings.catch_warnings():
         # nbgrader 0.9.6 trips SQLAlchemy's autoflush warning ("not in session") on every
         # submission; the scores it writes are right, and the report is what the instructor reads.
         warnings.filterwarnings("ignore", category=SAWarning)
-        return _grade_class(assignment, root, students, csv_path)
+        return _grade_class(assignment, root, students, csv_path, sandboxed)
 
 
-def _grade_class(assignment, root, students, csv_path):
+def _grade_class(assignment, root, students, csv_path, sandboxed):
     from nbgrader.api import Gradebook, MissingEntry
 
-    api = _api(root)
+    api = _api(root, sandboxed)
     a = course.Assignment(assignment, root)
     with Gradebook(api.coursedir.db_url) as gradebook:
         known = {x.name for x in gradebook.assignments}
