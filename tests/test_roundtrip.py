@@ -103,7 +103,6 @@ def test_every_synthetic_submission_gets_its_exact_score(tmp_path, name):
         for test, row in mine.items():
             lost = float(row["points"]) < float(row["max_points"])
             assert bool(row["mistake"]) == lost, (student, test, row["mistake"])
-            assert "did not finish" not in row["mistake"], (student, test)
             if student == "blank":
                 assert row["mistake"] == "not done: the exercise still raises NotImplementedError", test
     page = (tmp_path / "reports" / f"{name}.html").read_text()
