@@ -10,6 +10,8 @@ c.ClearSolutions.text_stub = "YOUR ANSWER HERE"
 # Importing TensorFlow takes 3-5 s on an idle core and far longer on a busy grading machine:
 # a cell gets two minutes before it is interrupted.
 c.Execute.timeout = 120
+# Starting a kernel takes seconds on an idle machine and can pass nbclient's default minute on a loaded one.
+c.Execute.startup_timeout = 180
 # A loop stuck inside a tf.function ignores the kernel interrupt; without this the whole
 # submission is dropped instead of graded with the cells that did run.
 c.Execute.raise_on_iopub_timeout = False

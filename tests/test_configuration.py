@@ -54,6 +54,7 @@ def test_ci_runs_the_readme_test_command():
 def test_nbgrader_configuration():
     config = nbgrader_config(ROOT)
     assert config.Execute.timeout >= 60
+    assert config.Execute.startup_timeout >= 120  # a loaded grading machine starts kernels slowly
     assert config.Execute.raise_on_iopub_timeout is False
     assert config.IgnorePattern.enabled is True
     assert config.OverwriteCells.add_missing_cells is True

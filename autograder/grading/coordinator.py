@@ -101,8 +101,9 @@ def _grade_class(assignment, root, students, csv_path, sandboxed):
             if not result["success"]:
                 outcome.notes.append("feedback could not be generated: " + (result.get("error") or "").strip()[-200:])
     export_csv(root, csv_path or root / "grades.csv")
+    not_graded = {o.student for o in outcomes if not o.graded}  # a failed run may leave a record: not a result
     everyone = sorted(p.parent.name for p in submitted.glob(f"*/{assignment}") if p.is_dir())
-    results = class_report.collect(root, api.coursedir.db_url, assignment, everyone)
+    results = class_report.collect(root, api.coursedir.db_url, assignment, [s for s in everyone if s not in not_graded])
     class_report.write(root, assignment, results, {o.student: o.notes for o in outcomes if not o.graded})
     return outcomes
 
