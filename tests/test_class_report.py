@@ -19,6 +19,7 @@ def test_a_checks_message_is_labelled_by_what_it_names_without_the_numbers():
 
 def test_other_errors_keep_their_name_and_unfinished_work_is_one_label():
     assert mistake_of(error("NameError", "name 'slope' is not defined")) == "NameError: name 'slope' is not defined"
+    assert mistake_of(error("NameError", "name 'causes_13' is not defined")) == "NameError: name 'causes_13' is not defined"
     assert mistake_of(error("NotImplementedError", "")) == "not done: the exercise still raises NotImplementedError"
     explained = error("ExplainedError", "This exercise is not done yet...\n(NotImplementedError: )")
     assert mistake_of(explained) == "not done: the exercise still raises NotImplementedError"

@@ -17,7 +17,7 @@ import nbformat
 
 REPORTS = "reports"  # under the course root, git-ignored: it names students
 SENTENCE_END = re.compile(r"(?<=[.?!])\s+(?=[A-Z(])")
-NUMBER = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?")
+NUMBER = re.compile(r"(?<![\w.])[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?")  # not the digits of a name (causes_13)
 
 
 @dataclass(frozen=True)
