@@ -75,7 +75,9 @@ class SandboxedKernelManager(AsyncKernelManager):
 def sandbox_command(workdir: Path, sockets: Path, hidden: list[Path], memory_limit: int) -> list[str]:
     """The command line that runs a kernel command inside the sandbox."""
     home = Path(os.path.expanduser("~")).resolve()
-    args = ["bwrap", "--die-with-parent", "--new-session", "--unshare-all",
+    # --cap-drop ALL: run by root, bwrap would keep every capability inside, and CAP_SYS_ADMIN could
+    # unmount the empty folders that hide the course.
+    args = ["bwrap", "--die-with-parent", "--new-session", "--unshare-all", "--cap-drop", "ALL",
             # ipykernel stops when its parent process disappears from view, as it does in a new PID namespace
             "--unsetenv", "JPY_PARENT_PID",
             "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"]
