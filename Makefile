@@ -10,7 +10,7 @@ RUN := PATH="$(CURDIR)/$(BIN):$$PATH" TF_CPP_MIN_LOG_LEVEL=3 TF_ENABLE_ONEDNN_OP
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 PORT ?= 8888
 
-.PHONY: help env lab test test-fast build check lint grade demo bench browser-deps sandbox-deps clean-env
+.PHONY: help env lab test test-fast build check lint grade demo bench bench-grading browser-deps sandbox-deps clean-env
 
 help:
 	@echo "make lab    - set up everything and open the course in JupyterLab (with nbgrader)"
@@ -20,6 +20,7 @@ help:
 	@echo "make grade ASSIGNMENT=01_first_gradient - autograde every submission, then feedback and grades.csv"
 	@echo "make demo   - grade a demo class (two notebooks, correct, wrong and broken submissions) into demo/"
 	@echo "make bench  - time TensorFlow's import and each notebook top to bottom, graded and in full"
+	@echo "make bench-grading - grade a class of 24 with stock nbgrader and with make grade: times, ratio, same scores"
 
 env: $(STAMP)
 
@@ -41,15 +42,18 @@ check: $(STAMP)
 lint: $(STAMP)
 	$(RUN) $(BIN)/python -m autograder lint
 
-grade: $(STAMP)
+grade: $(STAMP) sandbox-deps
 	@test -n "$(ASSIGNMENT)" || { echo "usage: make grade ASSIGNMENT=01_first_gradient"; exit 2; }
 	$(RUN) $(BIN)/python -m autograder grade $(ASSIGNMENT)
 
-demo: $(STAMP)
+demo: $(STAMP) sandbox-deps
 	$(RUN) $(BIN)/python -m autograder demo
 
 bench: $(STAMP)
 	$(RUN) $(BIN)/python -m autograder bench
+
+bench-grading: $(STAMP) sandbox-deps
+	$(RUN) $(BIN)/python -m autograder bench-grading
 
 # Debian's Chromium for the browser tests (Playwright's own browser download cannot work here).
 browser-deps:

@@ -33,11 +33,13 @@ c.OverwriteCells.add_missing_cells = True
 
 c.LimitOutput.max_lines = 200
 
-# Feedback is the autograded notebook as HTML: without these two it would show students the
-# source of the hidden tests (in the cells, and quoted in the tracebacks of failing ones).
+# Feedback is the autograded notebook as HTML: without ClearHiddenTests and ShortenTracebacks it
+# would show students the source of the hidden tests (in the cells, and quoted in the tracebacks of
+# failing ones); FoldSetupCell shows the setup cell's first lines only.
 c.GenerateFeedback.preprocessors = [
     "nbgrader.preprocessors.GetGrades",
     "nbgrader.preprocessors.ClearHiddenTests",
     "autograder.feedback.ShortenTracebacks",
+    "autograder.feedback.FoldSetupCell",
     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
 ]

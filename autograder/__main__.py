@@ -44,7 +44,8 @@ def _grade(args) -> int:
         print(f"no submissions: put them in {args.root / 'submitted'}/<student id>/{args.assignment}/{args.assignment}.ipynb"
               " (nbgrader collect or zip_collect does that)")
         return 2
-    outcomes = grade_class(args.assignment, args.root, args.student or None, Path(args.csv) if args.csv else None)
+    outcomes = grade_class(args.assignment, args.root, args.student or None, Path(args.csv) if args.csv else None,
+                           sandboxed=not args.unsandboxed, workers=args.workers, scheduler=args.scheduler)
     print(report(args.assignment, outcomes))
     print(f"grades: {args.csv or 'grades.csv'}; feedback: feedback/<student>/{args.assignment}/")
     return 0 if all(o.graded for o in outcomes) else 1
@@ -62,6 +63,12 @@ def _bench(args) -> int:
     return main(args.notebooks, args.root)
 
 
+def _bench_grading(args) -> int:
+    from .bench import grading_main
+
+    return grading_main(args.root, args.assignment, args.students, args.keep.resolve() if args.keep else None)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m autograder", description=__doc__)
     parser.add_argument("--root", type=lambda path: Path(path).resolve(),
@@ -75,6 +82,10 @@ def main(argv=None) -> int:
     grade.add_argument("assignment", help="e.g. 01_first_gradient")
     grade.add_argument("--student", action="append", help="grade only this student (repeatable)")
     grade.add_argument("--csv", help="where to write the grades (default grades.csv)")
+    grade.add_argument("--unsandboxed", action="store_true",
+                       help="run student code with your own rights, without bubblewrap (only for code you trust)")
+    grade.add_argument("--workers", type=int, help="submissions graded at once (default: one per core)")
+    grade.add_argument("--scheduler", help="a Dask scheduler's address (tcp://host:8786): grade on its workers")
     grade.set_defaults(run=_grade)
     demo = commands.add_parser("demo", help="build a demo class for two notebooks and grade it: table, feedback, CSV, class reports")
     demo.add_argument("--folder", type=Path, help="where the demo course goes (default: demo/ in the course root)")
@@ -82,6 +93,12 @@ def main(argv=None) -> int:
     bench = commands.add_parser("bench", help="time TensorFlow's import and each notebook top to bottom")
     bench.add_argument("notebooks", nargs="*", help="assignment names (default: all)")
     bench.set_defaults(run=_bench)
+    bench_grading = commands.add_parser(
+        "bench-grading", help="grade one class with stock nbgrader and with `grade`: both times, the ratio, identical scores")
+    bench_grading.add_argument("--assignment", default="01_first_gradient")
+    bench_grading.add_argument("--students", type=int, default=24, help="class size (default 24)")
+    bench_grading.add_argument("--keep", type=Path, help="grade in this folder and keep it (default: a temporary one)")
+    bench_grading.set_defaults(run=_bench_grading)
     args = parser.parse_args(argv)
     # nbgrader runs `alembic` from PATH when it opens a gradebook: this environment's must be found.
     scripts = str(Path(sys.executable).parent)

@@ -1,21 +1,47 @@
-"""The coordinator: grade a whole class with nbgrader, one student at a time, so no submission can stop the others.
+"""The coordinator: grade a whole class on nbgrader's API and gradebook, in parallel, so no submission can stop the others.
 
 nbgrader's own `autograde ASSIGNMENT` stops the whole batch on one notebook with a copied locked
-cell, and grades a notebook whose metadata was stripped as 0 without a word. Here each submission
-is first checked (and, where the release notebook allows it, repaired by cell id), then graded on
-its own; every problem ends up in the report with what was done about it.
+cell, grades a notebook whose metadata was stripped as 0 without a word, and runs one submission
+after another, each paying a kernel start and TensorFlow's import. Here each submission is first
+checked (and, where the release notebook allows it, repaired by cell id), then graded in three steps:
+
+1. prepare: nbgrader's autograde sanitizes it (the release's locked cells and hidden tests put back);
+2. run: a worker executes it (see pool.py: in parallel, in a fresh kernel forked from a warm fork
+   server, in the sandbox), with nbgrader's own Execute preprocessor;
+3. record: nbgrader's autograde again, with the executed notebook in place of its Execute step,
+   scores it into the gradebook. Only this process writes the gradebook.
+
+Every problem ends up in the report with what was done about it.
 """
 from __future__ import annotations
 
 import re
+import shutil
+import tempfile
+import time
 import warnings
+from concurrent.futures import as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import nbformat
+from nbgrader.preprocessors import NbGraderPreprocessor
+from traitlets import Unicode
+
 from .. import course
-from . import class_report, sandbox
+from . import class_report, pool, sandbox
 from .progress import progress_bar
 from .repair import preflight
+
+# nbgrader's autograde steps after Execute, by name, for the record step.
+AFTER_EXECUTE = [
+    "nbgrader.preprocessors.IgnorePattern",
+    "nbconvert.preprocessors.ClearMetadataPreprocessor",
+    "nbgrader.preprocessors.LimitOutput",
+    "nbgrader.preprocessors.SaveAutoGrades",
+    "nbgrader.preprocessors.AssignLatePenalties",
+    "nbgrader.preprocessors.CheckCellMetadata",
+]
 
 
 @dataclass
@@ -27,26 +53,52 @@ class Outcome:
     score: float | None = None
     max_score: float | None = None
     notes: list[str] = field(default_factory=list)
+    seconds: dict[str, float] = field(default_factory=dict)  # per step: prepare, run, record, feedback
 
 
-def _api(root: Path, sandboxed: bool = False):
+class Replay(NbGraderPreprocessor):
+    """In place of nbgrader's Execute: the notebook a worker executed, after checking it is this submission's."""
+
+    folder = Unicode(help="where the executed notebooks are, as <student>/<notebook>.ipynb").tag(config=True)
+
+    def preprocess(self, nb, resources):
+        student, notebook = resources["nbgrader"]["student"], resources["nbgrader"]["notebook"]
+        executed = nbformat.read(Path(self.folder) / student / f"{notebook}.ipynb", as_version=4)
+        if [(c.get("id"), c.source) for c in executed.cells] != [(c.get("id"), c.source) for c in nb.cells]:
+            raise ValueError(f"the executed notebook of {student} is not the one nbgrader sanitized: "
+                             "the submission changed while it was graded; grade it again")
+        return executed, resources
+
+
+def _api(root: Path, **config_sections):
+    """nbgrader's API on the course at `root`, with more configuration ({"Autograde": {...}})."""
     from nbgrader.apps import NbGraderAPI
 
     config = course.nbgrader_config(root)
     config.CourseDirectory.root = str(root)
-    api = NbGraderAPI(config=config)
-    if sandboxed:
-        sandbox.check_bubblewrap()
-        sandbox.configure(config, root, api.coursedir.db_url)
-        api = NbGraderAPI(config=config)
-    return api
+    for section, values in config_sections.items():
+        for key, value in values.items():
+            config[section][key] = value
+    return NbGraderAPI(config=config)
+
+
+def hidden_folders(root: Path, db_url: str) -> list[str]:
+    """What a student's kernel must not see: the course (solutions, hidden tests, every student's
+    work) and the gradebook's folder."""
+    hidden = [str(root.resolve())]
+    if db_url.startswith("sqlite:///"):
+        hidden.append(str(Path(db_url[len("sqlite:///"):]).resolve().parent))
+    return hidden
 
 
 def grade_class(assignment: str, root: Path = course.ROOT, students: list[str] | None = None,
-                csv_path: Path | None = None, sandboxed: bool = False) -> list[Outcome]:
-    """Autograde every submission of `assignment`, then write feedback and the grades CSV.
+                csv_path: Path | None = None, sandboxed: bool = True, workers: int | None = None,
+                scheduler: str | None = None) -> list[Outcome]:
+    """Autograde every submission of `assignment`, then write feedback, the grades CSV and the class report.
 
     sandboxed: run each student's kernel in the sandbox (bubblewrap), refusing when it cannot.
+    workers:   how many submissions run at once on this machine (default: one per core).
+    scheduler: a Dask scheduler's address: run submissions on its workers instead.
     """
     from sqlalchemy.exc import SAWarning
 
@@ -54,13 +106,15 @@ def grade_class(assignment: str, root: Path = course.ROOT, students: list[str] |
         # nbgrader 0.9.6 trips SQLAlchemy's autoflush warning ("not in session") on every
         # submission; the scores it writes are right, and the report is what the instructor reads.
         warnings.filterwarnings("ignore", category=SAWarning)
-        return _grade_class(assignment, root, students, csv_path, sandboxed)
+        return _grade_class(assignment, root, students, csv_path, sandboxed, workers, scheduler)
 
 
-def _grade_class(assignment, root, students, csv_path, sandboxed):
+def _grade_class(assignment, root, students, csv_path, sandboxed, workers, scheduler):
     from nbgrader.api import Gradebook, MissingEntry
 
-    api = _api(root, sandboxed)
+    if sandboxed:
+        sandbox.check_bubblewrap()
+    api = _api(root)
     a = course.Assignment(assignment, root)
     with Gradebook(api.coursedir.db_url) as gradebook:
         known = {x.name for x in gradebook.assignments}
@@ -72,19 +126,19 @@ def _grade_class(assignment, root, students, csv_path, sandboxed):
     submitted = root / "submitted"
     if students is None:  # submitted/<student id>/<assignment>/
         students = sorted(p.parent.name for p in submitted.glob(f"*/{assignment}") if p.is_dir())
-    outcomes = []
-    with progress_bar(f"grading {assignment}", len(students)) as advance:
-        for student in students:
-            outcome = Outcome(student)
-            gradable, outcome.notes = preflight(submitted / student / assignment / f"{assignment}.ipynb", a.release)
-            if gradable:
-                result = api.autograde(assignment, student, force=True, create=True)
-                if result["success"]:
-                    outcome.graded = True
-                else:
-                    outcome.notes.append(f"nbgrader could not grade it: {why_not_graded(result)}")
-            outcomes.append(outcome)
-            advance(outcome.graded)
+    outcomes = {student: Outcome(student) for student in students}
+    executed = Path(tempfile.mkdtemp(prefix="executed-"))
+    prepare = _api(root, Autograde={"autograde_preprocessors": []})
+    record = _api(root, Autograde={"autograde_preprocessors": ["autograder.grading.coordinator.Replay", *AFTER_EXECUTE]},
+                  Replay={"folder": str(executed)})
+    settings = pool.Settings(execute_config=dict(api.config.Execute), sandboxed=sandboxed,
+                             hidden=hidden_folders(root, api.coursedir.db_url))
+    try:
+        _run_steps(assignment, root, students, outcomes, a, prepare, record, executed,
+                   pool.executor(settings, workers, scheduler))
+    finally:
+        shutil.rmtree(executed, ignore_errors=True)
+    outcomes = [outcomes[student] for student in students]
 
     with Gradebook(api.coursedir.db_url) as gradebook:
         for outcome in outcomes:
@@ -95,17 +149,67 @@ def _grade_class(assignment, root, students, csv_path, sandboxed):
             outcome.max_score = submission.max_score
             if outcome.graded:
                 outcome.score = submission.score
-    for outcome in outcomes:
-        if outcome.graded:
-            result = api.generate_feedback(assignment, outcome.student, force=True)
-            if not result["success"]:
-                outcome.notes.append("feedback could not be generated: " + (result.get("error") or "").strip()[-200:])
     export_csv(root, csv_path or root / "grades.csv")
     not_graded = {o.student for o in outcomes if not o.graded}  # a failed run may leave a record: not a result
     everyone = sorted(p.parent.name for p in submitted.glob(f"*/{assignment}") if p.is_dir())
     results = class_report.collect(root, api.coursedir.db_url, assignment, [s for s in everyone if s not in not_graded])
     class_report.write(root, assignment, results, {o.student: o.notes for o in outcomes if not o.graded})
     return outcomes
+
+
+def _run_steps(assignment, root, students, outcomes, a, prepare, record, executed, workers):
+    """Prepare each submission here, run it on the workers, record each result as it comes back,
+    then render feedback on the workers too; the progress bar moves as submissions are recorded."""
+    submitted = root / "submitted"
+    with progress_bar(f"grading {assignment}", len(students)) as advance, workers as workers_pool:
+        running = {}
+        for student in students:
+            outcome = outcomes[student]
+            gradable, outcome.notes = preflight(submitted / student / assignment / f"{assignment}.ipynb", a.release)
+            if gradable:
+                started = time.perf_counter()
+                result = prepare.autograde(assignment, student, force=True, create=True)
+                outcome.seconds["prepare"] = time.perf_counter() - started
+                if result["success"]:
+                    running[workers_pool.run(pool.task(root, assignment, student))] = student
+                    continue
+                outcome.notes.append(f"nbgrader could not grade it: {why_not_graded(result)}")
+            advance(False)
+        feedback = {}
+        for done in as_completed(running):
+            outcome = outcomes[running[done]]
+            _record(done, outcome, record, assignment, executed)
+            if outcome.graded:
+                feedback[workers_pool.feedback(root, assignment, outcome.student)] = outcome.student
+            advance(outcome.graded)
+        for done in as_completed(feedback):
+            outcome = outcomes[feedback[done]]
+            error, outcome.seconds["feedback"] = done.result()
+            if error:
+                outcome.notes.append(f"feedback could not be generated: {error}")
+
+
+def _record(done, outcome: Outcome, record, assignment: str, executed: Path) -> None:
+    """Score a worker's executed notebook into the gradebook with nbgrader's own steps."""
+    try:
+        result = done.result()
+    except Exception as error:  # the worker itself was lost (its process or machine died)
+        outcome.notes.append(f"the worker running it was lost: {type(error).__name__}: {error}")
+        return
+    outcome.seconds["run"] = result.seconds
+    if result.notebook is None:
+        outcome.notes.append(f"nbgrader could not grade it: {result.error}")
+        return
+    path = executed / outcome.student / f"{assignment}.ipynb"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(result.notebook)
+    started = time.perf_counter()
+    result = record.autograde(assignment, outcome.student, force=True, create=True)
+    outcome.seconds["record"] = time.perf_counter() - started
+    if result["success"]:
+        outcome.graded = True
+    else:
+        outcome.notes.append(f"nbgrader could not grade it: {why_not_graded(result)}")
 
 
 ERROR_LINE = re.compile(r"^[\w.]*(Error|Exception|Timeout)\w*: \S")
@@ -139,4 +243,6 @@ def report(assignment: str, outcomes: list[Outcome]) -> str:
         score = f"{o.score:g} / {o.max_score:g}" if o.graded and o.score is not None else "NOT GRADED"
         lines.append(f"  {o.student:<{width}} {score}")
         lines += [f"      - {note}" for note in o.notes]
+    steps = {step: sum(o.seconds.get(step, 0.0) for o in outcomes) for step in ("prepare", "run", "record", "feedback")}
+    lines.append("time per step, summed over submissions: " + ", ".join(f"{step} {s:.1f} s" for step, s in steps.items()))
     return "\n".join(lines)
