@@ -164,3 +164,46 @@ def test_unsandboxed_grading_and_a_second_run_give_the_same_scores(tmp_path):
         assert all(o.graded for o in outcomes), report(name, outcomes)
         for student, wanted in expected.items():
             assert scores(a, student) == pytest.approx(wanted), (sandboxed, student)
+
+
+HOSTILE = {  # what replaces the first exercise's answer, and whether the submission can still be graded
+    "exits_the_kernel": ("import os\nos._exit(1)", False),
+    "calls_sys_exit": ("import sys\nsys.exit('bye')", True),
+    "hogs_memory": ("hog = []\nwhile True:\n    hog.append(bytearray(10 ** 8))", True),
+    "floods_output": ("for line in range(100_000):\n    print('flood', line)", True),
+    "patches_the_checks": ("def square_slope(x):\n    return 0.0\n\n"
+                           "check_gradient = check_tape_calls = lambda *args, **kwargs: None\n"
+                           "np.allclose = lambda *args, **kwargs: True", True),
+    "patches_from_its_function": ("def square_slope(x):\n"
+                                  "    globals()['check_gradient'] = globals()['check_tape_calls'] = lambda *args, **kwargs: None\n"
+                                  "    np.allclose = lambda *args, **kwargs: True\n    return 0.0", True),
+}
+
+
+def test_hostile_submissions_are_graded_or_reported_and_never_touch_the_others(tmp_path):
+    """A kernel that dies, sys.exit, a memory hog, a flood of output, and answers that replace the checks
+    or NumPy's comparisons: none earns the first exercise's points,
+    each is graded or reported with why, and the correct student graded after them gets every point."""
+    name = "01_first_gradient"
+    a = make_course(tmp_path, name, demo.DEMO_CONFIG)
+    full = full_marks(name)
+    first_solution = next(iter(demo.stubs(a)))
+    for student, (answer, _) in HOSTILE.items():
+        submit(a, student, {first_solution: answer})
+    submit(a, "z_correct")
+
+    outcomes = {o.student: o for o in grade_class(name, tmp_path, csv_path=tmp_path / "grades.csv")}
+    print(report(name, list(outcomes.values())))
+
+    first = first_exercise_tests(a)
+    assert all(test in full for test in first) and first
+    for student, (_, gradable) in HOSTILE.items():
+        assert outcomes[student].graded == gradable, (student, outcomes[student].notes)
+        if gradable:
+            assert scores(a, student) == pytest.approx(
+                {grade_id: 0.0 if grade_id in first else points for grade_id, points in full.items()}), student
+    assert any("DeadKernelError" in note for note in outcomes["exits_the_kernel"].notes), outcomes["exits_the_kernel"].notes
+    flooded = nbformat.read(tmp_path / "autograded" / "floods_output" / name / f"{name}.ipynb", as_version=4)
+    assert max(len("".join(o.get("text", "")).splitlines()) for c in flooded.cells if c.cell_type == "code"
+               for o in c.outputs) <= 200  # nbgrader's LimitOutput
+    assert scores(a, "z_correct") == pytest.approx(full)

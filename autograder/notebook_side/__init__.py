@@ -6,4 +6,4 @@ notebook needs nothing but TensorFlow, NumPy and Matplotlib. They import each ot
 only, so they stay importable here for the tests.
 """
 
-SETUP_MODULES = ("environment", "messages", "plots", "doctor", "checks")
+SETUP_MODULES = ("environment", "messages", "plots", "doctor", "checks", "guard")

@@ -15,6 +15,7 @@ import warnings
 
 # nbgrader scores a test cell 0 when anything in it writes to stderr, even a correct answer with a
 # debug print(..., file=sys.stderr) or a logging.warning in it: show such lines as ordinary output.
+KERNEL_STDERR = sys.stderr  # kept for the grading guard (guard.py), whose message must cost the points
 sys.stderr = sys.stdout
 
 # Any warning in a test cell would cost the student the cell's points; lessons that want to
