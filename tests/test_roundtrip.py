@@ -171,6 +171,8 @@ HOSTILE = {  # what replaces the first exercise's answer, and whether the submis
     "calls_sys_exit": ("import sys\nsys.exit('bye')", True),
     "hogs_memory": ("hog = []\nwhile True:\n    hog.append(bytearray(10 ** 8))", True),
     "floods_output": ("for line in range(100_000):\n    print('flood', line)", True),
+    "loops_in_tf_function": ("@tf.function\ndef forever():\n    i = tf.constant(0)\n    while tf.constant(True):\n"
+                             "        i += 1\n    return i\n\nforever()", True),
     "patches_the_checks": ("def square_slope(x):\n    return 0.0\n\n"
                            "check_gradient = check_tape_calls = lambda *args, **kwargs: None\n"
                            "np.allclose = lambda *args, **kwargs: True", True),
@@ -181,8 +183,8 @@ HOSTILE = {  # what replaces the first exercise's answer, and whether the submis
 
 
 def test_hostile_submissions_are_graded_or_reported_and_never_touch_the_others(tmp_path):
-    """A kernel that dies, sys.exit, a memory hog, a flood of output, and answers that replace the checks
-    or NumPy's comparisons: none earns the first exercise's points,
+    """A kernel that dies, sys.exit, a memory hog, a flood of output, a loop no interrupt stops, and
+    answers that replace the checks or NumPy's comparisons: none earns the first exercise's points,
     each is graded or reported with why, and the correct student graded after them gets every point."""
     name = "01_first_gradient"
     a = make_course(tmp_path, name, demo.DEMO_CONFIG)
@@ -199,7 +201,9 @@ def test_hostile_submissions_are_graded_or_reported_and_never_touch_the_others(t
     assert all(test in full for test in first) and first
     for student, (_, gradable) in HOSTILE.items():
         assert outcomes[student].graded == gradable, (student, outcomes[student].notes)
-        if gradable:
+        if student == "loops_in_tf_function":  # nothing after the loop could run: graded, every test 0
+            assert scores(a, student) == pytest.approx(dict.fromkeys(full, 0.0))
+        elif gradable:
             assert scores(a, student) == pytest.approx(
                 {grade_id: 0.0 if grade_id in first else points for grade_id, points in full.items()}), student
     assert any("DeadKernelError" in note for note in outcomes["exits_the_kernel"].notes), outcomes["exits_the_kernel"].notes

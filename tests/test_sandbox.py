@@ -151,6 +151,23 @@ def test_an_endless_loop_is_interrupted_and_the_next_cell_runs(worker):
     assert nb.cells[1].outputs[0]["text"] == "after the loop\n"
 
 
+@needs_bubblewrap
+def test_a_loop_no_interrupt_stops_ends_the_kernel_and_what_did_not_run_scores_nothing(worker):
+    """Stock nbgrader would wait each later cell's whole time limit for a kernel stuck in a tf.function."""
+    result = worker.run(pool.Task("ada", "01_demo", notebook(
+        "print('before')",
+        "import tensorflow as tf\n@tf.function\ndef forever():\n    i = tf.constant(0)\n"
+        "    while tf.constant(True):\n        i += 1\n    return i\nforever()",
+        "print('after')", "print('and after')")))
+    nb = nbformat.reads(result.notebook, as_version=4)
+    assert nb.cells[0].outputs[0]["text"] == "before\n"
+    errors = [[o for o in cell.outputs if o.output_type == "error"] for cell in nb.cells[1:]]
+    assert all(e and e[-1]["ename"] == "KernelStuck" for e in errors), errors
+    assert "a loop inside a tf.function ignores interrupts" in errors[0][-1]["evalue"]
+    assert "not run" in errors[1][-1]["evalue"] and not any(o.get("text") for o in nb.cells[2].outputs)
+    assert printed(worker.run(pool.Task("bob", "01_demo", notebook("print('next')")))) == "next\n"
+
+
 def test_without_bubblewrap_grading_is_refused_with_what_to_do(monkeypatch):
     monkeypatch.setattr(shutil, "which", lambda name: None)
     with pytest.raises(sandbox.SandboxUnavailable, match="bubblewrap \\(bwrap\\) is not installed.*--unsandboxed"):

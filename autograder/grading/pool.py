@@ -19,14 +19,16 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from queue import Empty
 
 from jupyter_client.manager import AsyncKernelManager
-from traitlets import Unicode
+from jupyter_core.utils import ensure_async
+from nbgrader.preprocessors import Execute
+from traitlets import Integer, Unicode
 
 from . import forkserver, sandbox
 
 SERVER_SCRIPT = Path(forkserver.__file__).resolve()
-READY_SECONDS = 300  # the fork server imports TensorFlow: slow on a loaded machine
 
 
 @dataclass
@@ -75,6 +77,51 @@ class ForkedKernelManager(AsyncKernelManager):
         return [sys.executable, str(SERVER_SCRIPT), "attach", str(Path(self.sockets) / "server"), *kernel_args], kw
 
 
+class KernelStuck(Exception):
+    """The kernel still did not answer some seconds after a cell's time limit and an interrupt."""
+
+    def __init__(self, cell_index: int, seconds: float):
+        super().__init__(cell_index, seconds)
+        self.cell_index, self.seconds = cell_index, seconds
+
+
+class GradingExecute(Execute):
+    """nbgrader's Execute, except that a kernel an interrupt cannot stop is ended.
+
+    A loop inside a tf.function ignores the interrupt: stock nbgrader then sends every later cell to
+    the busy kernel, and each waits its whole time limit in turn (minutes per cell, hours per
+    submission). Here the kernel gets `interrupt_grace` seconds to answer after the interrupt.
+    """
+
+    interrupt_grace = Integer(10, help="seconds a kernel gets to answer after an interrupt").tag(config=True)
+
+    async def _async_handle_timeout(self, timeout, cell=None):
+        reply = await super()._async_handle_timeout(timeout, cell)
+        asked = self.kc.kernel_info()  # answered, in turn, once the interrupted cell has stopped
+        deadline = time.monotonic() + self.interrupt_grace
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                answer = await ensure_async(self.kc.shell_channel.get_msg(timeout=left))
+            except Empty:
+                break
+            if answer["parent_header"].get("msg_id") == asked:
+                return reply
+        raise KernelStuck(next(i for i, c in enumerate(self.nb.cells) if c is cell), self.interrupt_grace)
+
+
+def _mark_not_run(nb, stuck: KernelStuck) -> None:
+    """Every code cell from the stuck one on gets an error saying why it has no result (nbgrader scores 0)."""
+    from nbformat.v4 import new_output
+
+    for index, cell in enumerate(nb.cells):
+        if cell.cell_type != "code" or index < stuck.cell_index:
+            continue
+        why = (f"the kernel was still busy {stuck.seconds:g} s after this cell's time limit and an interrupt "
+               "(a loop inside a tf.function ignores interrupts)" if index == stuck.cell_index else
+               f"not run: the kernel was stuck in an earlier cell (cell {stuck.cell_index})")
+        cell.outputs.append(new_output("error", ename="KernelStuck", evalue=why, traceback=[f"KernelStuck: {why}"]))
+
+
 class Worker:
     """A fork server (sandboxed unless told otherwise) and the folder one submission at a time runs in."""
 
@@ -114,7 +161,6 @@ class Worker:
     def run(self, task: Task) -> Result:
         """Execute one submission as nbgrader's Execute preprocessor would, in a kernel forked for it."""
         import nbformat
-        from nbgrader.preprocessors import Execute
         from nbgrader.utils import setenv
         from traitlets.config import Config
 
@@ -132,9 +178,11 @@ class Worker:
         config.ForkedKernelManager.server_socket = str(self.sockets / "server")
         config.ForkedKernelManager.sockets = str(self.sockets)
         try:
-            executor = Execute(config=config, kernel_manager_class=ForkedKernelManager)
+            executor = GradingExecute(config=config, kernel_manager_class=ForkedKernelManager)
             with setenv(NBGRADER_EXECUTION="autograde"):
                 nb, _ = executor.preprocess(nb, {"metadata": {"path": str(self.slot)}})
+        except KernelStuck as stuck:  # graded with what ran before it; what did not run scores 0
+            _mark_not_run(nb, stuck)
         except Exception as error:  # the kernel died, or never answered: this submission only
             return Result(task.student, error=f"{type(error).__name__}: {error}".strip(),
                           seconds=time.perf_counter() - started)
