@@ -55,6 +55,19 @@ def test_grade_reports_every_student_and_fails_when_one_is_not_graded(tiny_cours
     assert (tiny_course / "feedback" / "ada" / "01_demo" / "01_demo.html").exists()
 
 
+def test_grade_refuses_without_a_sandbox_and_says_how_to_go_on(tiny_course, monkeypatch, capsys):
+    main(["--root", str(tiny_course), "build"])
+    (tiny_course / "submitted" / "ada" / "01_demo").mkdir(parents=True)
+    shutil.copy(Assignment("01_demo", tiny_course).source, tiny_course / "submitted" / "ada" / "01_demo" / "01_demo.ipynb")
+    real_which = shutil.which
+    monkeypatch.setattr(shutil, "which", lambda name: None if name == "bwrap" else real_which(name))
+    capsys.readouterr()
+    assert main(["--root", str(tiny_course), "grade", "01_demo"]) == 1
+    said = capsys.readouterr().err
+    assert "bubblewrap (bwrap) is not installed" in said and "--unsandboxed" in said
+    assert not (tiny_course / "autograded").exists()  # refused before any student code ran
+
+
 def test_a_broken_source_notebook_is_named(tiny_course, capsys):
     Assignment("01_demo", tiny_course).source.write_text("{ half a notebook")
     assert main(["--root", str(tiny_course), "build"]) == 1

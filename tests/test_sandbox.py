@@ -48,6 +48,7 @@ def worker(course):
 
 
 @needs_bubblewrap
+@pytest.mark.notebooks  # a kernel forked from a fork server that imports TensorFlow
 def test_a_probe_sees_and_reaches_nothing_but_its_own_folder(course, worker):
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
@@ -93,6 +94,7 @@ def test_a_probe_sees_and_reaches_nothing_but_its_own_folder(course, worker):
 
 
 @needs_bubblewrap
+@pytest.mark.notebooks  # a kernel forked from a fork server that imports TensorFlow
 def test_the_next_student_finds_nothing_the_last_one_left(worker):
     """A fresh process per submission, and /tmp, home and the folder emptied: no state crosses over."""
     first = worker.run(pool.Task("ada", "01_demo", notebook("""
@@ -119,6 +121,7 @@ def test_the_next_student_finds_nothing_the_last_one_left(worker):
 
 
 @needs_bubblewrap
+@pytest.mark.notebooks  # a kernel forked from a fork server that imports TensorFlow
 def test_a_kernel_that_kills_its_fork_server_only_ends_its_own_grading(worker):
     """Its sandbox goes with the server: a process it left to write into the next submission's folder dies too."""
     worker.run(pool.Task("mallory", "01_demo", notebook("""
@@ -136,6 +139,7 @@ def test_a_kernel_that_kills_its_fork_server_only_ends_its_own_grading(worker):
 
 
 @needs_bubblewrap
+@pytest.mark.notebooks  # a kernel forked from a fork server that imports TensorFlow
 def test_a_kernel_that_exits_is_reported_and_the_next_one_runs(worker):
     gone = worker.run(pool.Task("mallory", "01_demo", notebook("import os\nos._exit(3)", "print('after')")))
     assert gone.notebook is None and "DeadKernelError" in gone.error, gone
@@ -143,6 +147,7 @@ def test_a_kernel_that_exits_is_reported_and_the_next_one_runs(worker):
 
 
 @needs_bubblewrap
+@pytest.mark.notebooks  # a kernel forked from a fork server that imports TensorFlow
 def test_an_endless_loop_is_interrupted_and_the_next_cell_runs(worker):
     """A signal would end bubblewrap and the kernel with it; the interrupt goes over the control channel."""
     result = worker.run(pool.Task("ada", "01_demo", notebook("while True:\n    pass", "print('after the loop')")))
@@ -152,6 +157,7 @@ def test_an_endless_loop_is_interrupted_and_the_next_cell_runs(worker):
 
 
 @needs_bubblewrap
+@pytest.mark.notebooks  # a kernel forked from a fork server that imports TensorFlow
 def test_a_loop_no_interrupt_stops_ends_the_kernel_and_what_did_not_run_scores_nothing(worker):
     """Stock nbgrader would wait each later cell's whole time limit for a kernel stuck in a tf.function."""
     result = worker.run(pool.Task("ada", "01_demo", notebook(

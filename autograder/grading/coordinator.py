@@ -8,8 +8,8 @@ checked (and, where the release notebook allows it, repaired by cell id), then g
 1. prepare: nbgrader's autograde sanitizes it (the release's locked cells and hidden tests put back);
 2. run: a worker executes it (see pool.py: in parallel, in a fresh kernel forked from a warm fork
    server, in the sandbox), with nbgrader's own Execute preprocessor;
-3. record: nbgrader's autograde again, with the executed notebook in place of its Execute step,
-   scores it into the gradebook. Only this process writes the gradebook.
+3. record: nbgrader's autograde again, without sanitizing again and with the executed notebook in
+   place of its Execute step, scores it into the gradebook. Only this process writes the gradebook.
 
 Every problem ends up in the report with what was done about it.
 """
@@ -28,7 +28,7 @@ import nbformat
 from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import Unicode
 
-from .. import course
+from .. import course, setup_cell
 from . import class_report, pool, sandbox
 from .progress import progress_bar
 from .repair import preflight
@@ -57,16 +57,17 @@ class Outcome:
 
 
 class Replay(NbGraderPreprocessor):
-    """In place of nbgrader's Execute: the notebook a worker executed, after checking it is this submission's."""
+    """In place of nbgrader's Execute: the notebook a worker executed, after checking it is the one
+    prepared for it (same cells, same sources)."""
 
-    folder = Unicode(help="where the executed notebooks are, as <student>/<notebook>.ipynb").tag(config=True)
+    folder = Unicode(help="where the notebooks are: <student>/<notebook>.ipynb executed, .prepared.ipynb as sent").tag(config=True)
 
     def preprocess(self, nb, resources):
         student, notebook = resources["nbgrader"]["student"], resources["nbgrader"]["notebook"]
-        executed = nbformat.read(Path(self.folder) / student / f"{notebook}.ipynb", as_version=4)
-        if [(c.get("id"), c.source) for c in executed.cells] != [(c.get("id"), c.source) for c in nb.cells]:
-            raise ValueError(f"the executed notebook of {student} is not the one nbgrader sanitized: "
-                             "the submission changed while it was graded; grade it again")
+        executed, prepared = (nbformat.read(Path(self.folder) / student / f"{notebook}{suffix}", as_version=4)
+                              for suffix in (".ipynb", ".prepared.ipynb"))
+        if [(c.get("id"), c.source) for c in executed.cells] != [(c.get("id"), c.source) for c in prepared.cells]:
+            raise ValueError(f"the notebook executed for {student} is not the one prepared for it: grade it again")
         return executed, resources
 
 
@@ -110,7 +111,7 @@ def grade_class(assignment: str, root: Path = course.ROOT, students: list[str] |
 
 
 def _grade_class(assignment, root, students, csv_path, sandboxed, workers, scheduler):
-    from nbgrader.api import Gradebook, MissingEntry
+    from nbgrader.api import Gradebook
 
     if sandboxed:
         sandbox.check_bubblewrap()
@@ -129,18 +130,31 @@ def _grade_class(assignment, root, students, csv_path, sandboxed, workers, sched
     outcomes = {student: Outcome(student) for student in students}
     executed = Path(tempfile.mkdtemp(prefix="executed-"))
     prepare = _api(root, Autograde={"autograde_preprocessors": []})
-    record = _api(root, Autograde={"autograde_preprocessors": ["autograder.grading.coordinator.Replay", *AFTER_EXECUTE]},
+    # prepare has sanitized the submission already: record takes it as it is, then the executed one
+    record = _api(root, Autograde={"sanitize_preprocessors": [],
+                                   "autograde_preprocessors": ["autograder.grading.coordinator.Replay", *AFTER_EXECUTE]},
                   Replay={"folder": str(executed)})
+    setup = setup_cell.find_setup_cell(nbformat.read(a.release, as_version=4), assignment)
     settings = pool.Settings(execute_config=dict(api.config.Execute), sandboxed=sandboxed,
-                             hidden=hidden_folders(root, api.coursedir.db_url))
+                             hidden=hidden_folders(root, api.coursedir.db_url),
+                             warm_cells=[setup.source] if setup is not None else [])
+
+    def summarize():  # while the workers write feedback
+        _scores_csv_and_report(assignment, root, api.coursedir.db_url, [outcomes[s] for s in students], csv_path)
+
     try:
         _run_steps(assignment, root, students, outcomes, a, prepare, record, executed,
-                   pool.executor(settings, workers, scheduler))
+                   pool.executor(settings, workers, scheduler), summarize)
     finally:
         shutil.rmtree(executed, ignore_errors=True)
-    outcomes = [outcomes[student] for student in students]
+    return [outcomes[student] for student in students]
 
-    with Gradebook(api.coursedir.db_url) as gradebook:
+
+def _scores_csv_and_report(assignment, root, db_url, outcomes, csv_path):
+    """Each outcome's score from the gradebook, then the grades CSV and the class report."""
+    from nbgrader.api import Gradebook, MissingEntry
+
+    with Gradebook(db_url) as gradebook:
         for outcome in outcomes:
             try:
                 submission = gradebook.find_submission(assignment, outcome.student)
@@ -151,15 +165,15 @@ def _grade_class(assignment, root, students, csv_path, sandboxed, workers, sched
                 outcome.score = submission.score
     export_csv(root, csv_path or root / "grades.csv")
     not_graded = {o.student for o in outcomes if not o.graded}  # a failed run may leave a record: not a result
-    everyone = sorted(p.parent.name for p in submitted.glob(f"*/{assignment}") if p.is_dir())
-    results = class_report.collect(root, api.coursedir.db_url, assignment, [s for s in everyone if s not in not_graded])
+    everyone = sorted(p.parent.name for p in (root / "submitted").glob(f"*/{assignment}") if p.is_dir())
+    results = class_report.collect(root, db_url, assignment, [s for s in everyone if s not in not_graded])
     class_report.write(root, assignment, results, {o.student: o.notes for o in outcomes if not o.graded})
-    return outcomes
 
 
-def _run_steps(assignment, root, students, outcomes, a, prepare, record, executed, workers):
+def _run_steps(assignment, root, students, outcomes, a, prepare, record, executed, workers, summarize):
     """Prepare each submission here, run it on the workers, record each result as it comes back,
-    then render feedback on the workers too; the progress bar moves as submissions are recorded."""
+    then render feedback on the workers and `summarize` here meanwhile; the progress bar moves as
+    submissions are recorded."""
     submitted = root / "submitted"
     with progress_bar(f"grading {assignment}", len(students)) as advance, workers as workers_pool:
         running = {}
@@ -171,22 +185,30 @@ def _run_steps(assignment, root, students, outcomes, a, prepare, record, execute
                 result = prepare.autograde(assignment, student, force=True, create=True)
                 outcome.seconds["prepare"] = time.perf_counter() - started
                 if result["success"]:
-                    running[workers_pool.run(pool.task(root, assignment, student))] = student
+                    task = pool.task(root, assignment, student)
+                    (executed / student).mkdir(parents=True, exist_ok=True)
+                    (executed / student / f"{assignment}.prepared.ipynb").write_text(task.notebook)
+                    running[workers_pool.run(task)] = student
                     continue
                 outcome.notes.append(f"nbgrader could not grade it: {why_not_graded(result)}")
             advance(False)
-        feedback = {}
         for done in as_completed(running):
             outcome = outcomes[running[done]]
             _record(done, outcome, record, assignment, executed)
-            if outcome.graded:
-                feedback[workers_pool.feedback(root, assignment, outcome.student)] = outcome.student
             advance(outcome.graded)
+        # Feedback once everyone is recorded, a share of the class per worker.
+        graded = [student for student in students if outcomes[student].graded]
+        shares = [graded[k::workers_pool.size] for k in range(workers_pool.size) if graded[k::workers_pool.size]]
+        everyone = sorted(p.parent.name for p in (root / "autograded").glob(f"*/{assignment}"))
+        feedback = {workers_pool.feedback(root, assignment, share, [s for s in everyone if s not in share]): share
+                    for share in shares}
+        summarize()
         for done in as_completed(feedback):
-            outcome = outcomes[feedback[done]]
-            error, outcome.seconds["feedback"] = done.result()
-            if error:
-                outcome.notes.append(f"feedback could not be generated: {error}")
+            errors, seconds = done.result()
+            for student in feedback[done]:
+                outcomes[student].seconds["feedback"] = seconds / len(feedback[done])
+                if student in errors:
+                    outcomes[student].notes.append(f"feedback could not be generated: {errors[student]}")
 
 
 def _record(done, outcome: Outcome, record, assignment: str, executed: Path) -> None:

@@ -8,6 +8,7 @@ submission at a time is run. The same `Worker` serves the local process pool and
 """
 from __future__ import annotations
 
+import json
 import multiprocessing
 import multiprocessing.util
 import os
@@ -57,6 +58,7 @@ class Settings:
     sandboxed: bool = True
     hidden: list[str] = field(default_factory=list)  # folders the kernel must not see
     memory_limit: int = sandbox.MEMORY_LIMIT
+    warm_cells: list[str] = field(default_factory=list)  # cells every submission runs as they are (the setup cell)
 
 
 class ForkedKernelManager(AsyncKernelManager):
@@ -138,6 +140,7 @@ class Worker:
         self.sockets.mkdir(exist_ok=True)
         socket_path = self.sockets / "server"
         socket_path.unlink(missing_ok=True)
+        (self.sockets / "warm.json").write_text(json.dumps(self.settings.warm_cells))
         serve = [sys.executable, "-c", SERVER_SCRIPT.read_text(), "serve", str(socket_path)]
         if self.settings.sandboxed:
             hidden = [Path(p) for p in self.settings.hidden]
@@ -226,29 +229,37 @@ def run_task(task: Task) -> Result:
     return _worker.run(task)
 
 
-def feedback_task(root: str, assignment: str, student: str) -> tuple[str | None, float]:
-    """nbgrader's generate_feedback for one student (it reads the gradebook): (error or None, seconds)."""
+def feedback_task(root: str, assignment: str, students: list[str], others: list[str]) -> tuple[dict[str, str], float]:
+    """nbgrader's generate_feedback for `students`, in one run (its templates are compiled once);
+    returns ({student: error} for those it failed, seconds). It reads the gradebook, never writes it."""
     from .coordinator import _api
 
     started = time.perf_counter()
-    result = _api(Path(root)).generate_feedback(assignment, student, force=True)
-    error = None if result["success"] else (result.get("error") or "").strip()[-200:] or "no error message"
-    return error, time.perf_counter() - started
+    api = _api(Path(root), CourseDirectory={"student_id_exclude": ",".join(others)})
+    if api.generate_feedback(assignment)["success"]:
+        return {}, time.perf_counter() - started
+    errors = {}  # one of them stopped the run: find which, one at a time
+    for student in students:
+        result = api.generate_feedback(assignment, student, force=True)
+        if not result["success"]:
+            errors[student] = (result.get("error") or "").strip()[-200:] or "no error message"
+    return errors, time.perf_counter() - started
 
 
 class LocalWorkers:
     """Worker processes on this machine, one per core by default, each with its fork server."""
 
     def __init__(self, settings: Settings, workers: int | None = None):
-        self.processes = ProcessPoolExecutor(max_workers=workers or os.cpu_count() or 1,
+        self.size = workers or os.cpu_count() or 1
+        self.processes = ProcessPoolExecutor(max_workers=self.size,
                                              mp_context=multiprocessing.get_context("spawn"),
                                              initializer=_start_worker, initargs=(settings,))
 
     def run(self, task: Task):
         return self.processes.submit(run_task, task)
 
-    def feedback(self, root: Path, assignment: str, student: str):
-        return self.processes.submit(feedback_task, str(root), assignment, student)
+    def feedback(self, root: Path, assignment: str, students: list[str], others: list[str]):
+        return self.processes.submit(feedback_task, str(root), assignment, students, others)
 
     def __enter__(self):
         return self

@@ -50,7 +50,7 @@ def sandbox_command(workdir: Path, sockets: Path, hidden: list[Path], memory_lim
             # ipykernel stops when its parent process disappears from view, as it does in a new PID namespace
             "--unsetenv", "JPY_PARENT_PID",
             "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"]
-    for folder in sorted({home, *(p.resolve() for p in hidden)}):
+    for folder in sorted({home, *(p.resolve() for p in hidden if p.exists())}):  # (a Dask worker may lack some)
         args += ["--tmpfs", str(folder)]
     # Python itself may live under a hidden folder (a virtual environment in the course, pyenv in home).
     for keep in sorted({Path(sys.prefix).resolve(), Path(sys.base_prefix).resolve()}):
