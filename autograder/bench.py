@@ -102,6 +102,8 @@ def _timed(command: list[str], cwd: Path) -> tuple[float, str]:
     return seconds, done.stdout
 
 
+SPEED_UP = 5.0  # the class graded at least this many times faster than stock nbgrader, same scores
+
 # As `make grade` runs: TensorFlow quiet, nothing else chosen for the kernels.
 KERNEL_ENV_FOR_GRADING = {"TF_CPP_MIN_LOG_LEVEL": "3", "TF_ENABLE_ONEDNN_OPTS": "0"}
 
@@ -131,7 +133,7 @@ def grading_main(root: Path = course.ROOT, name: str = "01_first_gradient", size
           f"(sandboxed, {os.cpu_count()} workers, feedback, CSV and class report included)")
     print("  " + next(line for line in printed.splitlines() if line.startswith("time per step")))
     ratio = stock_seconds / ours_seconds
-    print(f"ratio: {ratio:.1f}x faster than stock")
+    print(f"ratio: {ratio:.1f}x faster than stock  [{'ok' if ratio >= SPEED_UP else f'BELOW the {SPEED_UP:g}x target'}]")
     theirs, mine = _gradebook_scores(stock, name), _gradebook_scores(ours, name)
     different = sorted(s for s in set(theirs) | set(mine) if theirs.get(s) != mine.get(s))
     for student in different:
@@ -139,4 +141,4 @@ def grading_main(root: Path = course.ROOT, name: str = "01_first_gradient", size
     print(f"scores: {'identical for all ' + str(len(mine)) + ' students' if not different else str(len(different)) + ' students differ'}")
     if not keep:
         shutil.rmtree(scratch, ignore_errors=True)
-    return 1 if different or len(mine) != len(students) else 0
+    return 1 if different or len(mine) != len(students) or ratio < SPEED_UP else 0
