@@ -115,12 +115,13 @@ def _mark_not_run(nb, stuck: KernelStuck) -> None:
     """Every code cell from the stuck one on gets an error saying why it has no result (nbgrader scores 0)."""
     from nbformat.v4 import new_output
 
+    first_line = next(iter(nb.cells[stuck.cell_index].source.strip().splitlines()), "")
     for index, cell in enumerate(nb.cells):
         if cell.cell_type != "code" or index < stuck.cell_index:
             continue
         why = (f"the kernel was still busy {stuck.seconds:g} s after this cell's time limit and an interrupt "
                "(a loop inside a tf.function ignores interrupts)" if index == stuck.cell_index else
-               f"not run: the kernel was stuck in an earlier cell (cell {stuck.cell_index})")
+               f"not run: the kernel was stuck in an earlier cell, the one that begins {first_line[:60]!r}")
         cell.outputs.append(new_output("error", ename="KernelStuck", evalue=why, traceback=[f"KernelStuck: {why}"]))
 
 
