@@ -64,8 +64,7 @@ class Settings:
 class ForkedKernelManager(AsyncKernelManager):
     """jupyter_client's kernel manager, with the kernel forked by a fork server instead of started."""
 
-    server_socket = Unicode(help="the fork server's socket").tag(config=True)
-    sockets = Unicode(help="the folder for the kernel's connection file and sockets").tag(config=True)
+    sockets = Unicode(help="the folder of the fork server's socket, and of the kernel's connection file and sockets").tag(config=True)
 
     async def _async_pre_start_kernel(self, **kw):
         # Local sockets at absolute paths, in a folder the sandboxed kernel shares with its client.
@@ -179,7 +178,6 @@ class Worker:
         nb = nbformat.reads(task.notebook, as_version=4)
         (self.slot / f"{task.notebook_name}.ipynb").write_text(task.notebook)
         config = Config({"Execute": dict(self.settings.execute_config)})
-        config.ForkedKernelManager.server_socket = str(self.sockets / "server")
         config.ForkedKernelManager.sockets = str(self.sockets)
         try:
             executor = GradingExecute(config=config, kernel_manager_class=ForkedKernelManager)
