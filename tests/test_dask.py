@@ -4,7 +4,6 @@ import importlib
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
