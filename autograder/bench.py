@@ -122,7 +122,8 @@ def grading_main(root: Path = course.ROOT, name: str = "01_first_gradient", size
         students = _class_of(root, folder, name, size)
     print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}; class: {len(students)} submissions of {name}")
     nbgrader = [str(Path(sys.executable).with_name("nbgrader"))]
-    _timed(nbgrader + ["generate_assignment", name, "--force"], stock)
+    for folder in (stock, ours):  # as an instructor has before the class hands in: the gradebook and the release
+        _timed(nbgrader + ["generate_assignment", name, "--force"], folder)
     autograde, _ = _timed(nbgrader + ["autograde", name], stock)
     feedback, _ = _timed(nbgrader + ["generate_feedback", name], stock)
     stock_seconds = autograde + feedback
