@@ -3,11 +3,20 @@
 One room per job: `repair` (make a submission gradable or say why not), `coordinator` (grade the
 class on nbgrader's API and gradebook, write feedback and the grades CSV), `pool` (the workers that
 run submissions in parallel) and its Dask twin `dask_workers`, `forkserver` (a fresh kernel per
-submission, forked with TensorFlow already imported), `sandbox` (student code in bubblewrap),
+submission, forked with TensorFlow already imported) and `forked_kernel` (nbgrader's Execute on it), `sandbox` (student code in bubblewrap),
 `progress` (the bar while grading), `class_report` (what the class got wrong, per test, as HTML and
 CSV), `demo` (a demo class, graded as an instructor would).
 """
-from .coordinator import Outcome, export_csv, grade_class, report
-from .repair import ORIGINAL_SUFFIX, preflight, repair
+import importlib
 
-__all__ = ["ORIGINAL_SUFFIX", "Outcome", "export_csv", "grade_class", "preflight", "repair", "report"]
+_EXPORTS = {"Outcome": "coordinator", "export_csv": "coordinator", "grade_class": "coordinator", "report": "coordinator",
+            "ORIGINAL_SUFFIX": "repair", "preflight": "repair", "repair": "repair"}
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name):
+    # Imported on first use: a worker process imports only pool.py, so it can start its fork server
+    # before nbgrader's import (seconds) is paid.
+    if name not in _EXPORTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)

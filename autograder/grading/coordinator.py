@@ -117,36 +117,37 @@ def _grade_class(assignment, root, students, csv_path, sandboxed, workers, sched
         sandbox.check_bubblewrap()
     api = _api(root)
     a = course.Assignment(assignment, root)
-    with Gradebook(api.coursedir.db_url) as gradebook:
-        known = {x.name for x in gradebook.assignments}
-    if assignment not in known:
-        result = api.generate_assignment(assignment, force=True, create=True)
-        if not result["success"]:
-            raise course.CourseError(f"nbgrader generate_assignment {assignment} failed:\n{result['error']}")
-
-    submitted = root / "submitted"
-    if students is None:  # submitted/<student id>/<assignment>/
-        students = sorted(p.parent.name for p in submitted.glob(f"*/{assignment}") if p.is_dir())
-    outcomes = {student: Outcome(student) for student in students}
-    executed = Path(tempfile.mkdtemp(prefix="executed-"))
-    prepare = _api(root, Autograde={"autograde_preprocessors": []})
-    # prepare has sanitized the submission already: record takes it as it is, then the executed one
-    record = _api(root, Autograde={"sanitize_preprocessors": [],
-                                   "autograde_preprocessors": ["autograder.grading.coordinator.Replay", *AFTER_EXECUTE]},
-                  Replay={"folder": str(executed)})
     setup = setup_cell.find_setup_cell(nbformat.read(a.release, as_version=4), assignment)
     settings = pool.Settings(execute_config=dict(api.config.Execute), sandboxed=sandboxed,
                              hidden=hidden_folders(root, api.coursedir.db_url),
                              warm_cells=[setup.source] if setup is not None else [])
+    # Local workers start their fork servers now, while the gradebook is readied and submissions prepared.
+    with pool.executor(settings, workers, scheduler) as workers_pool:
+        with Gradebook(api.coursedir.db_url) as gradebook:
+            known = {x.name for x in gradebook.assignments}
+        if assignment not in known:
+            result = api.generate_assignment(assignment, force=True, create=True)
+            if not result["success"]:
+                raise course.CourseError(f"nbgrader generate_assignment {assignment} failed:\n{result['error']}")
 
-    def summarize():  # while the workers write feedback
-        _scores_csv_and_report(assignment, root, api.coursedir.db_url, [outcomes[s] for s in students], csv_path)
+        submitted = root / "submitted"
+        if students is None:  # submitted/<student id>/<assignment>/
+            students = sorted(p.parent.name for p in submitted.glob(f"*/{assignment}") if p.is_dir())
+        outcomes = {student: Outcome(student) for student in students}
+        executed = Path(tempfile.mkdtemp(prefix="executed-"))
+        prepare = _api(root, Autograde={"autograde_preprocessors": []})
+        # prepare has sanitized the submission already: record takes it as it is, then the executed one
+        record = _api(root, Autograde={"sanitize_preprocessors": [],
+                                       "autograde_preprocessors": ["autograder.grading.coordinator.Replay", *AFTER_EXECUTE]},
+                      Replay={"folder": str(executed)})
 
-    try:
-        _run_steps(assignment, root, students, outcomes, a, prepare, record, executed,
-                   pool.executor(settings, workers, scheduler), summarize)
-    finally:
-        shutil.rmtree(executed, ignore_errors=True)
+        def summarize():  # while the workers write feedback
+            _scores_csv_and_report(assignment, root, api.coursedir.db_url, [outcomes[s] for s in students], csv_path)
+
+        try:
+            _run_steps(assignment, root, students, outcomes, a, prepare, record, executed, workers_pool, summarize)
+        finally:
+            shutil.rmtree(executed, ignore_errors=True)
     return [outcomes[student] for student in students]
 
 
@@ -175,7 +176,7 @@ def _run_steps(assignment, root, students, outcomes, a, prepare, record, execute
     then render feedback on the workers and `summarize` here meanwhile; the progress bar moves as
     submissions are recorded."""
     submitted = root / "submitted"
-    with progress_bar(f"grading {assignment}", len(students)) as advance, workers as workers_pool:
+    with progress_bar(f"grading {assignment}", len(students)) as advance:
         running = {}
         for student in students:
             outcome = outcomes[student]
@@ -188,7 +189,7 @@ def _run_steps(assignment, root, students, outcomes, a, prepare, record, execute
                     task = pool.task(root, assignment, student)
                     (executed / student).mkdir(parents=True, exist_ok=True)
                     (executed / student / f"{assignment}.prepared.ipynb").write_text(task.notebook)
-                    running[workers_pool.run(task)] = student
+                    running[workers.run(task)] = student
                     continue
                 outcome.notes.append(f"nbgrader could not grade it: {why_not_graded(result)}")
             advance(False)
@@ -198,9 +199,9 @@ def _run_steps(assignment, root, students, outcomes, a, prepare, record, execute
             advance(outcome.graded)
         # Feedback once everyone is recorded, a share of the class per worker.
         graded = [student for student in students if outcomes[student].graded]
-        shares = [graded[k::workers_pool.size] for k in range(workers_pool.size) if graded[k::workers_pool.size]]
+        shares = [graded[k::workers.size] for k in range(workers.size) if graded[k::workers.size]]
         everyone = sorted(p.parent.name for p in (root / "autograded").glob(f"*/{assignment}"))
-        feedback = {workers_pool.feedback(root, assignment, share, [s for s in everyone if s not in share]): share
+        feedback = {workers.feedback(root, assignment, share, [s for s in everyone if s not in share]): share
                     for share in shares}
         summarize()
         for done in as_completed(feedback):

@@ -20,12 +20,6 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from queue import Empty
-
-from jupyter_client.manager import AsyncKernelManager
-from jupyter_core.utils import ensure_async
-from nbgrader.preprocessors import Execute
-from traitlets import Integer, Unicode
 
 from . import forkserver, sandbox
 
@@ -61,69 +55,6 @@ class Settings:
     warm_cells: list[str] = field(default_factory=list)  # cells every submission runs as they are (the setup cell)
 
 
-class ForkedKernelManager(AsyncKernelManager):
-    """jupyter_client's kernel manager, with the kernel forked by a fork server instead of started."""
-
-    sockets = Unicode(help="the folder of the fork server's socket, and of the kernel's connection file and sockets").tag(config=True)
-
-    async def _async_pre_start_kernel(self, **kw):
-        # Local sockets at absolute paths, in a folder the sandboxed kernel shares with its client.
-        self.transport = "ipc"
-        self.ip = str(Path(self.sockets) / "kernel")
-        self.connection_file = str(Path(self.sockets) / "kernel.json")
-        # A signal would reach `attach`, not the kernel's own handler: interrupt over the control channel.
-        self.kernel_spec.interrupt_mode = "message"
-        kernel_cmd, kw = await super()._async_pre_start_kernel(**kw)
-        kernel_args = kernel_cmd[kernel_cmd.index("-f"):]  # the connection file and nbgrader's extra arguments
-        return [sys.executable, str(SERVER_SCRIPT), "attach", str(Path(self.sockets) / "server"), *kernel_args], kw
-
-
-class KernelStuck(Exception):
-    """The kernel still did not answer some seconds after a cell's time limit and an interrupt."""
-
-    def __init__(self, cell_index: int, seconds: float):
-        super().__init__(cell_index, seconds)
-        self.cell_index, self.seconds = cell_index, seconds
-
-
-class GradingExecute(Execute):
-    """nbgrader's Execute, except that a kernel an interrupt cannot stop is ended.
-
-    A loop inside a tf.function ignores the interrupt: stock nbgrader then sends every later cell to
-    the busy kernel, and each waits its whole time limit in turn (minutes per cell, hours per
-    submission). Here the kernel gets `interrupt_grace` seconds to answer after the interrupt.
-    """
-
-    interrupt_grace = Integer(10, help="seconds a kernel gets to answer after an interrupt").tag(config=True)
-
-    async def _async_handle_timeout(self, timeout, cell=None):
-        reply = await super()._async_handle_timeout(timeout, cell)
-        asked = self.kc.kernel_info()  # answered, in turn, once the interrupted cell has stopped
-        deadline = time.monotonic() + self.interrupt_grace
-        while (left := deadline - time.monotonic()) > 0:
-            try:
-                answer = await ensure_async(self.kc.shell_channel.get_msg(timeout=left))
-            except Empty:
-                break
-            if answer["parent_header"].get("msg_id") == asked:
-                return reply
-        raise KernelStuck(next(i for i, c in enumerate(self.nb.cells) if c is cell), self.interrupt_grace)
-
-
-def _mark_not_run(nb, stuck: KernelStuck) -> None:
-    """Every code cell from the stuck one on gets an error saying why it has no result (nbgrader scores 0)."""
-    from nbformat.v4 import new_output
-
-    first_line = next(iter(nb.cells[stuck.cell_index].source.strip().splitlines()), "")
-    for index, cell in enumerate(nb.cells):
-        if cell.cell_type != "code" or index < stuck.cell_index:
-            continue
-        why = (f"the kernel was still busy {stuck.seconds:g} s after this cell's time limit and an interrupt "
-               "(a loop inside a tf.function ignores interrupts)" if index == stuck.cell_index else
-               f"not run: the kernel was stuck in an earlier cell, the one that begins {first_line[:60]!r}")
-        cell.outputs.append(new_output("error", ename="KernelStuck", evalue=why, traceback=[f"KernelStuck: {why}"]))
-
-
 class Worker:
     """A fork server (sandboxed unless told otherwise) and the folder one submission at a time runs in."""
 
@@ -135,6 +66,11 @@ class Worker:
         self.server: subprocess.Popen | None = None
 
     def start(self) -> None:
+        self.launch()
+        self.wait_ready()
+
+    def launch(self) -> None:
+        """Start the fork server; it is ready once `wait_ready` returns (TensorFlow's import takes seconds)."""
         self.stop_server()  # a server a kernel killed may leave its sandbox behind: end all of it
         self.slot.mkdir(exist_ok=True)
         self.sockets.mkdir(exist_ok=True)
@@ -152,6 +88,8 @@ class Worker:
         self.log = open(self.scratch / "server.log", "w+")
         self.server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=self.log, stdin=subprocess.DEVNULL,
                                        text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+
+    def wait_ready(self) -> None:
         line = self.server.stdout.readline()  # "ready" once TensorFlow is imported
         if line.strip() != "ready":
             self.server.kill()
@@ -166,6 +104,8 @@ class Worker:
         import nbformat
         from nbgrader.utils import setenv
         from traitlets.config import Config
+
+        from .forked_kernel import ForkedKernelManager, GradingExecute, KernelStuck, _mark_not_run
 
         started = time.perf_counter()
         if not self.alive():  # first use, or the last kernel stopped the server
@@ -219,8 +159,15 @@ _worker: Worker | None = None
 def _start_worker(settings: Settings) -> None:
     global _worker
     _worker = Worker(settings)
-    _worker.start()
+    _worker.launch()
+    from . import forked_kernel  # noqa: F401  (nbgrader's import, while the server imports TensorFlow)
+
+    _worker.wait_ready()
     multiprocessing.util.Finalize(_worker, _worker.stop, exitpriority=10)
+
+
+def _no_op() -> None:
+    """A task that does nothing: submitting one starts a worker process."""
 
 
 def run_task(task: Task) -> Result:
@@ -253,6 +200,8 @@ class LocalWorkers:
         self.processes = ProcessPoolExecutor(max_workers=self.size,
                                              mp_context=multiprocessing.get_context("spawn"),
                                              initializer=_start_worker, initargs=(settings,))
+        for _ in range(self.size):  # start every worker now: fork servers warm up while submissions are prepared
+            self.processes.submit(_no_op)
 
     def run(self, task: Task):
         return self.processes.submit(run_task, task)
