@@ -1,5 +1,6 @@
 """The generated setup cell carries the notebook-side modules and nothing of the package."""
 import ast
+import re
 
 import nbformat
 import pytest
@@ -118,3 +119,28 @@ def test_in_a_kernel_keys_are_guarded_stderr_is_kept_and_errors_are_explained(tm
     assert outcome["no stale doctor"].startswith("CheckFailed") and "doctor" not in outcome["no stale doctor"]
     assert "x: watched_too_late" in outcome["tape_doctor"] and "line 4: y = x * x" in outcome["tape_doctor"]
     assert "x: not_differentiable" in outcome["gradient_doctor"] and "operation Round" in outcome["gradient_doctor"]
+
+
+@pytest.mark.notebooks
+@pytest.mark.parametrize("graded", [False, True], ids=["student", "nbgrader"])
+def test_while_nbgrader_runs_it_only_a_failing_checks_figure_is_drawn_and_tracebacks_are_plain(tmp_path, graded):
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    lesson = "fig, ax = plt.subplots()\nax.plot([0, 1], [0, 1])"
+    failing = "x = np.linspace(0.0, 1.0, 11)\ncheck_gradient(2 * x, 3 * x, 'the slope', at=x)"
+    nb.cells = [nbformat.v4.new_code_cell(source) for source in [setup_source(), lesson, failing]]
+    # JupyterLab's inline backend, as a student has it (run() chooses Agg unless told)
+    inline = {"MPLBACKEND": "module://matplotlib_inline.backend_inline"}
+    run(nb, tmp_path, allow_errors=True, env={**inline, "NBGRADER_EXECUTION": "autograde"} if graded else inline)
+
+    def images(cell):
+        return [o for o in cell.outputs if "image/png" in o.get("data", {})]
+
+    assert len(images(nb.cells[1])) == (0 if graded else 1)  # nobody sees a lesson figure while grading
+    assert len(images(nb.cells[2])) == 1  # the failing check's figure is what the student needs
+    [error] = [o for o in nb.cells[2].outputs if o.output_type == "error"]
+    assert error.ename == "CheckFailed" and "the slope is not correct" in error.evalue
+    text = re.sub(r"\x1b\[[0-9;]*m", "", "\n".join(error.traceback))  # without the terminal colours
+    assert "check_gradient(2 * x, 3 * x, 'the slope', at=x)" in text  # the failing line, either way
+    # IPython's default quotes the lines around each frame ("---> 2"); Plain, while grading, does not.
+    assert ("--->" in text) == (not graded), text

@@ -3,9 +3,10 @@
 One room per job: `repair` (make a submission gradable or say why not), `coordinator` (grade the
 class on nbgrader's API and gradebook, write feedback and the grades CSV), `pool` (the workers that
 run submissions in parallel) and its Dask twin `dask_workers`, `forkserver` (a fresh kernel per
-submission, forked with TensorFlow already imported) and `forked_kernel` (nbgrader's Execute on it), `sandbox` (student code in bubblewrap),
-`progress` (the bar while grading), `class_report` (what the class got wrong, per test, as HTML and
-CSV), `demo` (a demo class, graded as an instructor would).
+submission, forked with TensorFlow already imported), `forked_kernel` (nbgrader's Execute on such a
+kernel), `sandbox` (student code in bubblewrap), `progress` (the bar while grading), `class_report`
+(what the class got wrong, per test, as HTML and CSV), `demo` (a demo class, graded as an
+instructor would).
 """
 import importlib
 

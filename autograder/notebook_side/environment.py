@@ -44,6 +44,10 @@ if GRADED:
         get_ipython = lambda: None  # noqa: E731 (plain Python: no cells to close figures after)
     if get_ipython() is not None:
         get_ipython().events.register("post_run_cell", lambda *result: plt.close("all"))
+        # Tracebacks as Python prints them: each frame's line, without IPython's quoted and
+        # highlighted context, which costs up to a second per failing submission. Feedback keeps
+        # only the last line (the check's message); Validate and formgrader still show every frame.
+        get_ipython().InteractiveTB.set_mode(mode="Plain")
 
 tf.get_logger().setLevel(logging.ERROR)
 keras.utils.set_random_seed(0)
