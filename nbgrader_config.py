@@ -43,3 +43,5 @@ c.GenerateFeedback.preprocessors = [
     "autograder.feedback.FoldSetupCell",
     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
 ]
+# nbconvert's HTML exporter, less its second pass over each page (half of feedback's time).
+c.GenerateFeedback.exporter_class = "autograder.feedback.FeedbackExporter"

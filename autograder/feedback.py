@@ -1,4 +1,9 @@
-"""What nbgrader's feedback HTML shows students."""
+"""What nbgrader's feedback HTML shows students, and how it is written."""
+import re
+
+from nbconvert.exporters import HTMLExporter, TemplateExporter
+from nbconvert.filters.highlight import Highlight2HTML
+from nbconvert.filters.widgetsdatatypefilter import WidgetsDataTypeFilter
 from nbgrader import utils
 from nbgrader.preprocessors import NbGraderPreprocessor
 
@@ -35,3 +40,30 @@ class FoldSetupCell(NbGraderPreprocessor):
                 cell.source = "\n".join(lines[:SETUP_LINES_SHOWN] +
                                         [f"# ... {len(lines) - SETUP_LINES_SHOWN} more lines: the course's check and plot helpers"])
         return cell, resources
+
+
+IMAGE_WITHOUT_ALT = re.compile(r"<img(?![^>]*\salt=)")
+NO_DESCRIPTION = "No description has been provided for this image"  # HTMLExporter's own words
+
+
+class FeedbackExporter(HTMLExporter):
+    """nbconvert's HTML exporter, without reading back the page it has just written.
+
+    HTMLExporter renders the page from its template, then parses all of it again with
+    BeautifulSoup's pure-Python parser to give every image without an alt text one (and cells of
+    JupyterLab's template a tabindex), and writes it out once more: half the time a feedback page
+    takes. Here the images get the same alt text as the page is written. nbgrader's feedback
+    template is the classic one, which has no JupyterLab cells.
+    """
+
+    def from_notebook_node(self, nb, resources=None, **kw):
+        # HTMLExporter's own filters, as it registers them before rendering
+        language = nb.metadata.get("language_info", {})
+        lexer = language.get("pygments_lexer", language.get("name", None))
+        self.register_filter("highlight_code", self.filters.get("highlight_code",
+                                                                Highlight2HTML(pygments_lexer=lexer, parent=self)))
+        resources = self._init_resources(resources)
+        self.register_filter("filter_data_type", WidgetsDataTypeFilter(notebook_metadata=self._nb_metadata,
+                                                                       parent=self, resources=resources))
+        html, resources = TemplateExporter.from_notebook_node(self, nb, resources, **kw)
+        return IMAGE_WITHOUT_ALT.sub(f'<img alt="{NO_DESCRIPTION}"', html), resources
