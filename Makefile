@@ -10,7 +10,7 @@ RUN := PATH="$(CURDIR)/$(BIN):$$PATH" TF_CPP_MIN_LOG_LEVEL=3 TF_ENABLE_ONEDNN_OP
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 PORT ?= 8888
 
-.PHONY: help env lab test test-fast build check lint grade demo bench bench-grading browser-deps sandbox-deps clean-env
+.PHONY: help env lab test test-fast test-colab build check lint grade demo bench bench-grading browser-deps sandbox-deps colab-env clean-env
 
 help:
 	@echo "make lab    - set up everything and open the course in JupyterLab (with nbgrader)"
@@ -21,6 +21,7 @@ help:
 	@echo "make demo   - grade a demo class (two notebooks, correct, wrong and broken submissions) into demo/"
 	@echo "make bench  - time TensorFlow's import and each notebook top to bottom, graded and in full"
 	@echo "make bench-grading - grade a class of 24 with stock nbgrader and with make grade: times, ratio, same scores"
+	@echo "make test-colab - run the self-study edition on Colab's versions (Python 3.12, tensorflow 2.20, keras 3.13)"
 
 env: $(STAMP)
 
@@ -67,8 +68,29 @@ sandbox-deps:
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap >/dev/null; \
 	  else echo "grading in a sandbox needs bubblewrap: sudo apt-get install bubblewrap"; exit 1; fi; }
 
+# Colab's versions (tests/colab/requirements.txt) on Python 3.12, without the course installed: the
+# self-study edition is run there too. Built once; skipped, with a message, where no Python 3.12 is.
+COLAB_VENV := .colab-venv
+# pyenv's own 3.12 before PATH's: with pyenv, python3.12 on PATH is a shim that runs only when 3.12 is selected.
+COLAB_PYTHON ?= $(firstword $(wildcard $(HOME)/.pyenv/versions/3.12*/bin/python3.12) $(shell command -v python3.12))
+
+colab-env: $(COLAB_VENV)/.installed
+
+$(COLAB_VENV)/.installed: tests/colab/requirements.txt
+	@if [ -z "$(COLAB_PYTHON)" ]; then \
+	  echo "no Python 3.12 here: the tests on Colab's versions will be skipped (pyenv install 3.12 adds it)"; \
+	else \
+	  rm -rf $(COLAB_VENV) && $(COLAB_PYTHON) -m venv $(COLAB_VENV) && \
+	  $(COLAB_VENV)/bin/python -m pip install --quiet --upgrade pip && \
+	  $(COLAB_VENV)/bin/python -m pip install --quiet -r tests/colab/requirements.txt && \
+	  touch $@; \
+	fi
+
+test-colab: $(STAMP) colab-env
+	$(RUN) $(BIN)/python -m pytest -n 2 tests/test_colab.py
+
 # Two workers: TensorFlow kernels need a core each.
-test: $(STAMP) browser-deps sandbox-deps
+test: $(STAMP) browser-deps sandbox-deps colab-env
 	$(RUN) $(BIN)/python -m pytest -n 2 --dist loadgroup
 
 # Everything but the notebook executions: seconds instead of minutes.
@@ -76,4 +98,4 @@ test-fast: $(STAMP)
 	$(RUN) $(BIN)/python -m pytest -m "not notebooks and not browser"
 
 clean-env:
-	rm -rf $(VENV)
+	rm -rf $(VENV) $(COLAB_VENV)

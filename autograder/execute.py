@@ -12,10 +12,12 @@ from nbclient import NotebookClient
 KERNEL_ENV = {"TF_CPP_MIN_LOG_LEVEL": "3", "TF_ENABLE_ONEDNN_OPTS": "0", "MPLBACKEND": "Agg"}
 
 
-def run(nb, cwd: Path, *, timeout: int = 300, allow_errors: bool = False, env: dict | None = None):
-    """Execute `nb` in place in a python3 kernel started in `cwd`; returns (nb, seconds per code cell).
+def run(nb, cwd: Path, *, timeout: int = 300, allow_errors: bool = False, env: dict | None = None,
+        kernel_name: str = "python3"):
+    """Execute `nb` in place in a kernel started in `cwd`; returns (nb, seconds per code cell).
 
     env: more environment variables for the kernel (NBGRADER_EXECUTION, to run it as nbgrader does).
+    kernel_name: the kernelspec (another environment's Python, say); python3 is this environment's.
     """
     timings = {}
     started = {}
@@ -27,7 +29,7 @@ def run(nb, cwd: Path, *, timeout: int = 300, allow_errors: bool = False, env: d
         timings[cell_index] = time.perf_counter() - started.get(cell_index, time.perf_counter())
 
     client = NotebookClient(
-        nb, timeout=timeout, kernel_name="python3", allow_errors=allow_errors,
+        nb, timeout=timeout, kernel_name=kernel_name, allow_errors=allow_errors,
         resources={"metadata": {"path": str(cwd)}},
         on_cell_execute=on_cell_execute, on_cell_executed=on_cell_executed,
     )

@@ -2,14 +2,17 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import nbformat
 import pytest
 
 from autograder import course
+from autograder.execute import errors, run, stderr_outputs
 from autograder.setup_cell import setup_cell_metadata
 
 ROOT = course.ROOT
@@ -87,3 +90,54 @@ def tiny_course(tmp_path):
     a.source.parent.mkdir(parents=True)
     nbformat.write(tiny_notebook(), a.source)
     return tmp_path
+
+
+SOLUTION_CODE = re.compile(r"```python\n(.*?)\n```", re.DOTALL)
+
+
+def with_solutions(nb):
+    """The self-study notebook with each stub replaced by the solution shown after its tests."""
+    stubs = {cell.id: cell for cell in nb.cells}
+    replaced = 0
+    for cell in nb.cells:
+        stub_id = cell.metadata.get("course", {}).get("solution_for")
+        if stub_id:
+            stubs[stub_id].source = SOLUTION_CODE.search(cell.source).group(1)
+            replaced += 1
+    assert replaced, "no solutions found in the self-study edition"
+    return nb
+
+
+# Every check's TapeCalls block runs a quiet doctor; this keeps what it found on the solutions.
+DOCTOR_COLLECTOR = """
+_doctor_found = []
+_exit_tape_calls = TapeCalls.__exit__
+def _collecting_exit(self, *exc):
+    result = _exit_tape_calls(self, *exc)
+    _doctor_found.extend((finding.source, finding.cause) for finding in self._doctor.findings)
+    return result
+TapeCalls.__exit__ = _collecting_exit
+"""
+
+
+def run_self_study_with_solutions(name: str, kernel_name: str = "python3") -> None:
+    """Run notebook `name`'s self-study edition, every exercise solved and every check (hidden ones
+    too) visible, in an empty folder where `autograder` cannot be imported; no error, no stderr, and
+    the gradient doctor raising no alarm on correct code."""
+    a = course.Assignment(name, ROOT)
+    nb = with_solutions(nbformat.read(a.self_study, as_version=4))
+    assert "raise NotImplementedError()" not in "\n".join(cell.source for cell in nb.cells)
+    blocker = nbformat.v4.new_code_cell('import sys\nsys.modules["autograder"] = None  # import autograder -> ImportError')
+    nb.cells.insert(0, blocker)
+    setup = next(i for i, cell in enumerate(nb.cells) if cell.source.startswith("#@title Setup"))
+    nb.cells.insert(setup + 1, nbformat.v4.new_code_cell(DOCTOR_COLLECTOR))
+    nb.cells.append(nbformat.v4.new_code_cell('print("doctor:", sorted(set(_doctor_found)))'))
+    with tempfile.TemporaryDirectory() as cwd:  # nothing of the repository beside it, as in Colab
+        run(nb, Path(cwd), allow_errors=True, kernel_name=kernel_name)
+    assert errors(nb) == []
+    assert stderr_outputs(nb) == []
+    said = "".join(o.get("text", "") for o in nb.cells[-1].outputs)
+    assert said.startswith("doctor:"), said
+    # Correct code raises no alarm: the only cause the doctor may name on the solutions is a None that is right.
+    found = eval(said[len("doctor:"):])  # a printed list of (source, cause) pairs
+    assert {cause for _, cause in found} <= {"none_is_correct"}, found

@@ -18,6 +18,11 @@ def _meta(cell) -> dict:
     return cell.get("metadata", {}).get("nbgrader", {})
 
 
+def _cell_id(cell):
+    """The cell's id; Colab writes nbformat 4.0, where a cell keeps its id in its metadata."""
+    return cell.get("id") or cell.get("metadata", {}).get("id")
+
+
 def _grade_id(cell):
     meta = _meta(cell)
     if meta.get("grade") or meta.get("solution") or meta.get("locked") or meta.get("task"):
@@ -34,14 +39,14 @@ def repair(nb, release_nb) -> list[str]:
       only on the copy whose cell id is the release's, so nbgrader grades the real one.
     """
     notes = []
-    release_meta = {cell.get("id"): cell.metadata for cell in release_nb.cells if _grade_id(cell)}
-    release_ids = {cell.metadata["nbgrader"]["grade_id"]: cell.get("id") for cell in release_nb.cells if _grade_id(cell)}
+    release_meta = {_cell_id(cell): cell.metadata for cell in release_nb.cells if _grade_id(cell)}
+    release_ids = {cell.metadata["nbgrader"]["grade_id"]: _cell_id(cell) for cell in release_nb.cells if _grade_id(cell)}
     restored = 0
     for cell in nb.cells:
-        if not _grade_id(cell) and cell.get("id") in release_meta:
+        if not _grade_id(cell) and _cell_id(cell) in release_meta:
             for key in ("nbgrader", "deletable", "editable"):
-                if key in release_meta[cell.get("id")]:
-                    cell.metadata[key] = json.loads(json.dumps(release_meta[cell.get("id")][key]))
+                if key in release_meta[_cell_id(cell)]:
+                    cell.metadata[key] = json.loads(json.dumps(release_meta[_cell_id(cell)][key]))
             restored += 1
     if restored:
         notes.append(f"restored nbgrader metadata on {restored} cell(s) by cell id (it had been stripped)")
@@ -53,7 +58,7 @@ def repair(nb, release_nb) -> list[str]:
     for grade_id, cells in by_id.items():
         if len(cells) < 2:
             continue
-        keep = next((c for c in cells if c.get("id") == release_ids.get(grade_id)), cells[-1])
+        keep = next((c for c in cells if _cell_id(c) == release_ids.get(grade_id)), cells[-1])
         for cell in cells:
             if cell is not keep:
                 cell.metadata.pop("nbgrader", None)
