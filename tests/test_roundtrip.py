@@ -4,6 +4,7 @@ Each notebook's synthetic submissions (tests/submissions/NN_name.py) must get ex
 expected points per grade id; broken submissions must be reported and never stop the others.
 """
 import csv
+import html
 import importlib
 
 import nbformat
@@ -82,11 +83,12 @@ def test_every_synthetic_submission_gets_its_exact_score(tmp_path, name):
 
     # feedback for everyone, without the hidden tests' source, with what the checks said
     for student in expected:
-        html = (tmp_path / "feedback" / student / name / f"{name}.html").read_text()
-        assert "BEGIN HIDDEN TESTS" not in html
-        assert not [line for line in hidden_lines(a) if line in html], "hidden test source leaked into feedback"
+        # as a browser reads it: the page writes ' and " in text as character references
+        page = html.unescape((tmp_path / "feedback" / student / name / f"{name}.html").read_text())
+        assert "BEGIN HIDDEN TESTS" not in page
+        assert not [line for line in hidden_lines(a) if line in page], "hidden test source leaked into feedback"
         for phrase in cases.get(student, {}).get("feedback", []):
-            assert phrase in html, f"{student}: the feedback should say {phrase!r}"
+            assert phrase in page, f"{student}: the feedback should say {phrase!r}"
     # the CSV has every student's total
     with open(tmp_path / "grades.csv") as file:
         rows = {row["student_id"]: row for row in csv.DictReader(file)}
