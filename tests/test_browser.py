@@ -1,4 +1,6 @@
-"""The student's view: JupyterLab serves the course, with nbgrader's Validate button, in headless Chromium."""
+"""In headless Chromium: the student's JupyterLab with nbgrader's Validate button, and the instructor's
+formgrader and class report after `make demo`."""
+import contextlib
 import os
 import shutil
 import socket
@@ -6,10 +8,12 @@ import subprocess
 import sys
 import time
 import urllib.request
+from pathlib import Path
 
 import pytest
 
 from autograder import course
+from autograder.grading import demo
 
 from conftest import ROOT
 
@@ -28,15 +32,10 @@ def _free_port():
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def lab(tmp_path_factory):
-    """`jupyter lab` as `make lab` starts it, on a scratch copy of the course (Validate saves the
-    notebook first, and the committed editions must stay as the build wrote them), with Jupyter's
-    folders isolated."""
-    home = tmp_path_factory.mktemp("lab")
-    served = home / "course"
-    shutil.copytree(ROOT / "release", served / "release")
-    shutil.copy(ROOT / "nbgrader_config.py", served / "nbgrader_config.py")
+@contextlib.contextmanager
+def jupyter_lab(served: Path, home: Path):
+    """`jupyter lab` as `make lab` starts it, serving `served`, with Jupyter's folders in `home`;
+    yields its address."""
     port = _free_port()
     env = {**os.environ, "JUPYTER_CONFIG_DIR": str(home / "config"), "JUPYTER_DATA_DIR": str(home / "data"),
            "JUPYTER_RUNTIME_DIR": str(home / "runtime")}
@@ -57,17 +56,31 @@ def lab(tmp_path_factory):
                 server.kill()
                 pytest.fail("JupyterLab did not start:\n" + (home / "lab.log").read_text()[-3000:])
             time.sleep(0.5)
-    yield url
-    server.terminate()
     try:
-        server.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        server.kill()
-    log.close()
+        yield url
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        log.close()
 
 
 @pytest.fixture(scope="module")
-def page(lab):
+def lab(tmp_path_factory):
+    """JupyterLab on a scratch copy of the course (Validate saves the notebook first, and the
+    committed editions must stay as the build wrote them)."""
+    home = tmp_path_factory.mktemp("lab")
+    served = home / "course"
+    shutil.copytree(ROOT / "release", served / "release")
+    shutil.copy(ROOT / "nbgrader_config.py", served / "nbgrader_config.py")
+    with jupyter_lab(served, home) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def page():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
@@ -111,3 +124,71 @@ def test_validate_runs_nbgrader_and_reports_the_stubs(lab, page):
     dialog.wait_for(timeout=120_000)
     dialog.get_by_text("NotImplementedError").first.wait_for(timeout=120_000)
     page.screenshot(path=str(ARTIFACTS / f"lab-{name}-validate.png"))
+
+
+# ---------------------------------------------------------------- the instructor, after `make demo`
+
+DEMO_NOTEBOOK = "01_first_gradient"
+DEMO_STUDENT = "wrong_factor"  # a mean where the sum was asked: partly wrong, and the checks say why
+DEMO_MESSAGE = "It is 1/201 of the answer"
+
+
+@pytest.fixture(scope="module")
+def demo_lab(tmp_path_factory):
+    """The course `make demo` builds and grades, served by JupyterLab; yields (address, folder)."""
+    home = tmp_path_factory.mktemp("instructor")
+    folder = home / "demo"
+    done = subprocess.run([sys.executable, "-m", "autograder", "demo", "--folder", str(folder)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=1800)
+    assert done.returncode == 0 and (folder / "gradebook.db").exists(), (done.stdout + done.stderr)[-3000:]
+    with jupyter_lab(folder, home) as url:
+        yield url, folder
+
+
+def _gradebook_score(folder: Path, student: str) -> tuple[float, float]:
+    from nbgrader.api import Gradebook
+
+    with Gradebook(f"sqlite:///{folder / 'gradebook.db'}") as gradebook:
+        submission = gradebook.find_submission(DEMO_NOTEBOOK, student)
+        return submission.score, submission.max_score
+
+
+def test_formgrader_in_jupyterlab_shows_a_students_score_and_what_the_failing_check_said(demo_lab, page):
+    url, folder = demo_lab
+    score, max_score = _gradebook_score(folder, DEMO_STUDENT)
+    assert 0 < score < max_score  # partly wrong, as the demo class has it
+    page.goto(f"{url}/lab?token={TOKEN}")
+    page.locator(".lm-MenuBar-itemLabel", has_text="Nbgrader").click(timeout=60_000)
+    page.locator(".lm-Menu-itemLabel").get_by_text("Formgrader", exact=True).click()
+    formgrader = page.frame_locator(".jp-MainAreaWidget:visible iframe")
+    for name in demo.NOTEBOOKS:  # Manage Assignments lists the demo's notebooks
+        formgrader.get_by_role("link", name=name).first.wait_for(timeout=60_000)
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "formgrader-assignments.png"))
+
+    formgrader.get_by_role("link", name="Manage Students").first.click()
+    student = formgrader.locator("tr").filter(has=formgrader.locator(f'td.id[data-order="{DEMO_STUDENT}"]'))
+    student.locator("a").first.click()
+    row = formgrader.locator("tr", has_text=DEMO_NOTEBOOK).first
+    row.wait_for(timeout=60_000)
+    assert f"{score:g} / {max_score:g}" in " ".join(row.inner_text().split()), row.inner_text()
+    page.screenshot(path=str(ARTIFACTS / "formgrader-student.png"))
+
+    row.locator("a").first.click()  # the student's notebooks of that assignment
+    formgrader.get_by_text("Notebook ID").wait_for(timeout=60_000)
+    formgrader.locator("tr", has_text=DEMO_NOTEBOOK).first.locator("a").first.click()  # the graded notebook
+    message = formgrader.get_by_text(DEMO_MESSAGE).first
+    message.wait_for(timeout=60_000)
+    message.scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "formgrader-submission.png"))
+
+
+def test_the_class_report_opens_with_pass_rates_and_the_mistakes_named(demo_lab, page):
+    url, folder = demo_lab
+    page.goto(f"{url}/files/reports/{DEMO_NOTEBOOK}.html?token={TOKEN}")
+    page.get_by_text(DEMO_STUDENT).first.wait_for(timeout=60_000)
+    text = page.inner_text("body")
+    assert "submissions graded" in text and "passed" in text, text[:2000]  # the summary, each test's pass count
+    mistake = text.index("a mean (tf.reduce_mean)")  # the mistake the check named, then who made it
+    assert DEMO_STUDENT in text[mistake:mistake + 300], text[mistake:mistake + 300]
+    page.screenshot(path=str(ARTIFACTS / "class-report.png"), full_page=True)
