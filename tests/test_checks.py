@@ -388,6 +388,10 @@ def _apply(gradient, variable):
     (lambda: _watch_a_keras_variable([[1.0, 2.0], [3.0, 4.0]]), "tape.watch cannot take a Keras 3 variable"),  # printed on 2 lines
     (lambda: tf.constant(1.0, tf.float64) * tf.constant(2.0), "Two tensors of different dtypes met in one operation (Mul)"),
     (lambda: tf.GradientTape().__enter__().watch(3.0), "tape.watch needs a tensor, and this is a Python float"),
+    (lambda: tf.constant(tf.constant([1.0, 2.0], tf.float64), dtype=tf.float32),
+     "tf.constant(x, dtype=tf.float32) got a tensor that is already float64"),
+    (lambda: tf.constant(tf.constant(3, tf.int32), dtype=tf.float32),
+     "tf.constant(x, dtype=tf.float32) got a tensor that is already int32"),
     (lambda: tf.constant(1.0) * None, "A value that should be a tensor is None"),
     (lambda: dict.get({}, "grads")["w"], "A value that should be a result is None"),
     (lambda: iter(None), "A value that should be a result is None"),

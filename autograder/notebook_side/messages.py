@@ -54,6 +54,12 @@ EXPLANATIONS = [
      r"(?s)Passed in object <Variable path=.* of type 'Variable', not tf.Tensor",
      "tape.watch cannot take a Keras 3 variable (a layer's weight) itself: watch the tf.Variable underneath, "
      "tape.watch(v.value), or for a layer tape.watch([v.value for v in layer.trainable_variables])."),
+    ("TypeError",
+     r"(?s)Expected tensor .* with dtype tf\.(\w+), but got dtype tf\.(\w+)\.",
+     "tf.constant(x, dtype=tf.{0}) got a tensor that is already {1}: tf.constant never changes a tensor's "
+     "dtype. Keep the dtype you were given (x = tf.convert_to_tensor(x) works for a Python float, a NumPy "
+     "array and a tensor of any dtype, and the answer then has the input's dtype), or change it on "
+     "purpose with tf.cast(x, tf.{0})."),
     ("ValueError",
      r"Passed in object .* of type '(\w+)', not tf.Tensor",
      "tape.watch needs a tensor, and this is a Python {0}. Convert it first: "

@@ -249,6 +249,7 @@ SUBMISSIONS = {
     return tape.gradient(y, x)
 ''',
         },
+        "feedback": ["tf.constant never changes a tensor's dtype"],
         "scores": {
             "01_first_gradient_square_value": 1.0,
             "01_first_gradient_square_dtypes": 0.0,
