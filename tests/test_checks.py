@@ -368,6 +368,12 @@ def _gradient_of_an_operation_without_one():
     return tape.gradient(y, x)
 
 
+def _gradient_of_python_numbers(target, source):
+    with tf.GradientTape() as tape:
+        pass
+    return tape.gradient(target, source)
+
+
 def _watch_a_keras_variable(value):
     import keras
 
@@ -392,6 +398,8 @@ def _apply(gradient, variable):
      "tf.constant(x, dtype=tf.float32) got a tensor that is already float64"),
     (lambda: tf.constant(tf.constant(3, tf.int32), dtype=tf.float32),
      "tf.constant(x, dtype=tf.float32) got a tensor that is already int32"),
+    (lambda: _gradient_of_python_numbers(9.0, 3.0), "A Python float came where a tensor was expected"),
+    (lambda: eval("square_slope(3.0)"), "Python does not know `square_slope` yet. If a cell above defines it"),
     (lambda: tf.constant(1.0) * None, "A value that should be a tensor is None"),
     (lambda: dict.get({}, "grads")["w"], "A value that should be a result is None"),
     (lambda: iter(None), "A value that should be a result is None"),
@@ -428,6 +436,8 @@ def test_a_reused_tape_and_a_stub_are_explained_and_other_errors_are_not():
     assert messages.explain_error(LookupError("unknown encoding: utf-9")) is None
     assert messages.explain_error(RuntimeError("something else")) is None
     assert messages.explain_error(TypeError("unsupported operand type(s) for +: 'int' and 'str'")) is None
+    assert messages.explain_error(AttributeError("'float' object has no attribute 'numpy'")) is None
+    assert messages.explain_error(NameError("cannot access free variable 'x' where it is not associated with a value")) is None
 
 
 def test_gradients_on_a_grid_name_their_points(no_display):

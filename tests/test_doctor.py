@@ -81,6 +81,21 @@ def constant_not_watched():
     return tape.gradient(y, x)
 
 
+def target_and_source_swapped():
+    x = tf.constant(3.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = x * x
+    return tape.gradient(x, y)
+
+
+def variable_and_loss_swapped():
+    w = tf.Variable([1.0, -2.0])
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum(w ** 2)
+    return tape.gradient(w, loss)
+
+
 def list_of_constants_not_watched():
     a, b = tf.constant(1.0), tf.constant(2.0)
     with tf.GradientTape() as tape:
@@ -334,6 +349,8 @@ BROKEN_TAPE_CODE = {
     predict_inside: "left_tensorflow",
     constant_not_watched: "not_watched",
     list_of_constants_not_watched: "not_watched",
+    target_and_source_swapped: "swapped",
+    variable_and_loss_swapped: "swapped",
     watched_after_use: "watched_too_late",
     watched_after_use_through_a_function: "watched_too_late",
     rebound_after_watch: "watched_other_object",
@@ -377,6 +394,25 @@ def test_tape_doctor_names_the_cause(snippet, cause):
     assert doctor.causes, f"{snippet.__name__}: the doctor found nothing"
     assert set(doctor.causes) == {cause}, f"{snippet.__name__}:\n{doctor}"
     assert f": {cause}: " in str(doctor)
+
+
+@pytest.mark.parametrize("snippet", [target_and_source_swapped, variable_and_loss_swapped])
+def test_swapped_arguments_are_named_without_the_observer_tape_too(snippet):
+    """The checks run the doctor without its observer tape: a swap is then recognised from the block's record."""
+    with tape_doctor(report=False, observe=False) as doctor:
+        snippet()
+    assert doctor.causes == ["swapped"], str(doctor)
+
+
+def test_a_source_made_before_the_block_is_not_called_swapped():
+    x = tf.constant(3.0)
+    y = x * 2.0
+    with tape_doctor(report=False, observe=False) as doctor:
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            x * x
+        tape.gradient(x, y)
+    assert doctor.causes == ["not_watched"], str(doctor)
 
 
 def test_tape_doctor_points_at_the_line():

@@ -80,6 +80,7 @@ GRADE_CELLS = {
                           "tape.gradient(y, x)\ntape.gradient(y, x)",
     "a None plotted": "plot_derivative([1.0, 2.0, 3.0], [1.0, 4.0, 9.0], None)",
     "a None subscripted": "grads = None\ngrads['w']",
+    "a cell not run yet": "square_slope(3.0)",
     "another error": "{}['missing']",
     "doctor in a check": "with TapeCalls() as tapes:\n    answer = unwatched(3.0)\ncheck_gradient(answer, expected_slope(3.0))",
     "no stale doctor": "check_gradient(None, expected_slope(3.0))",
@@ -113,6 +114,7 @@ def test_in_a_kernel_keys_are_guarded_stderr_is_kept_and_errors_are_explained(tm
     assert outcome["a tape asked twice"].startswith("ExplainedError: A plain tape answers one gradient")
     assert outcome["a None plotted"].startswith("CheckFailed: Nothing to plot: the tape's derivative is None")
     assert outcome["a None subscripted"].startswith("ExplainedError: A value that should be a result is None")
+    assert outcome["a cell not run yet"].startswith("ExplainedError: Python does not know `square_slope` yet")
     assert outcome["another error"] == "KeyError: 'missing'"
     assert "The gradient doctor looked at your tape code: x: the source is a tensor the tape does not watch" in \
         outcome["doctor in a check"], outcome["doctor in a check"]

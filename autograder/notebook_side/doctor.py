@@ -32,6 +32,10 @@ CAUSES = {
     "not_watched": Cause(
         "the source is a tensor the tape does not watch (only trainable Variables are watched by themselves)",
         "call tape.watch(x) inside the `with` block, before x is used"),
+    "swapped": Cause(
+        "target and source swapped: this source was computed from the target, and tape.gradient takes the "
+        "value to differentiate first",
+        "write tape.gradient(y, x): first what you differentiate (y), then what you differentiate it with respect to (x)"),
     "watched_too_late": Cause(
         "tape.watch(x) came after x was used: the operations before it were not recorded",
         "call tape.watch(x) before the first operation on x"),
@@ -802,6 +806,8 @@ class tape_doctor(Findings):
                     return Finding(label, "watched_other_object", f"the tape watched the object `{names[0]}` held "
                                    f"at line {line}; then `{names[0]}` was bound to a new tensor",
                                    _code_line(record.filename, line))
+            if self._swapped(record, target, source, watched_variables):
+                return Finding(label, "swapped", "the target is the watched tensor, and this source depends on it", here)
             if names_now & self._were_variables:
                 return Finding(label, "variable_replaced", f"`{sorted(names_now & self._were_variables)[0]}` was a "
                                "Variable at an earlier gradient call and is now a Tensor", "")
@@ -816,6 +822,16 @@ class tape_doctor(Findings):
             return Finding(label, "outside_tape", "the path exists, but part of it ran while the tape was not "
                            "recording", here)
         return self._broken_inside(record, frame, source, names_now, label)
+
+    def _swapped(self, record, target, source, watched_variables):
+        """True when the target is what the tape watched and the source was computed from it."""
+        watched = any(item is target for item, _, _ in record.watched) or (
+            _is_variable(target) and any(_raw_variable(target) is v for v in watched_variables))
+        if not watched:
+            return False
+        if self._observer is not None:
+            return self._observed(source, target)
+        return id(source) in record.after and id(source) not in record.before  # made inside the block
 
     def _inner_gradient_after_exit(self, record):
         """True when a tape opened inside this one's block was asked for its gradient after the block closed."""

@@ -122,6 +122,17 @@ EXPLANATIONS = [
      "A {1} tensor was given where a {0} one was needed, and TensorFlow never converts between them for you. "
      "Cast it (tf.cast) or create it with the right dtype. (The tangents of a ForwardAccumulator must have the "
      "dtype of their primals: tf.convert_to_tensor(v, dtype=x.dtype).)"),
+    ("AttributeError",
+     r"^'(float|int)' object has no attribute 'dtype'$",
+     "A Python {0} came where a tensor was expected. With a tape this is most often tape.gradient given a "
+     "Python number as its target or source: a Python number is not recorded. Convert the input first, "
+     "x = tf.convert_to_tensor(x), watch that x, and compute the target from it inside the `with` block."),
+    ("NameError",
+     r"^name '(\w+)' is not defined$",
+     "Python does not know `{0}` yet. If a cell above defines it (an exercise's function, a demo's variable), "
+     "run that cell first: the kernel knows only the cells that ran since it started, so after a restart or "
+     "on reopening the notebook, run the cells above again (Run > Run All Above Selected Cell). "
+     "Otherwise, check its spelling."),
     ("NotImplementedError",
      r"^$",
      "This exercise is not done yet: in its function, replace the line that raises NotImplementedError "

@@ -260,6 +260,28 @@ SUBMISSIONS = {
             "01_first_gradient_frozen_values": 2.0,
         },
     },
+    # Wrong: target and source swapped, tape.gradient(x, y): None, and the doctor says why.
+    "swapped_arguments": {
+        "answers": {
+            "01_first_gradient_square": '''def square_slope(x):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = x * x
+    return tape.gradient(x, y)
+''',
+        },
+        "feedback": ["target and source swapped", "write tape.gradient(y, x)"],
+        "scores": {
+            "01_first_gradient_square_value": 0.0,
+            "01_first_gradient_square_dtypes": 0.0,
+            "01_first_gradient_grid_sin_gauss": 2.0,
+            "01_first_gradient_grid_other_functions": 2.0,
+            "01_first_gradient_lstsq_example": 1.0,
+            "01_first_gradient_lstsq_random": 2.0,
+            "01_first_gradient_frozen_values": 2.0,
+        },
+    },
     # Wrong: a list of gradients where the dict {"w": ..., "b": ...} was asked.
     "list_instead_of_dict": {
         "answers": {
