@@ -1,4 +1,6 @@
 """The notebook-side checks: silent on every correct answer, a teaching message on each wrong one."""
+import traceback
+
 import numpy as np
 import pytest
 import tensorflow as tf
@@ -425,6 +427,13 @@ def test_errors_a_learner_meets_are_explained(make_error, explanation):
     with pytest.raises(Exception) as failure:
         make_error()
     assert messages.explain_error(failure.value).startswith(explanation)
+
+
+def test_a_failed_checks_traceback_stops_at_the_line_that_called_the_check(no_display):
+    with pytest.raises(CheckFailed) as failure:
+        check_gradient(None, np.array(6.0), "the slope")
+    frames = traceback.extract_tb(messages._without_helper_frames(failure.value.__traceback__))
+    assert frames[-1].filename == __file__ and "check_gradient(None" in frames[-1].line, frames
 
 
 def test_a_reused_tape_and_a_stub_are_explained_and_other_errors_are_not():

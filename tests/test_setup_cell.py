@@ -96,12 +96,13 @@ def test_in_a_kernel_keys_are_guarded_stderr_is_kept_and_errors_are_explained(tm
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nb.cells = [nbformat.v4.new_code_cell(source) for source in [setup_source(), SOLUTION_CELL, *GRADE_CELLS.values()]]
     run(nb, tmp_path, allow_errors=True)
-    outcome = {}
+    outcome, traceback_of = {}, {}
     for name, cell in zip(GRADE_CELLS, nb.cells[2:]):
         error = [o for o in cell.outputs if o.output_type == "error"]
         streams = {o.name: o.text for o in cell.outputs if o.output_type == "stream"}
         assert "stderr" not in streams, f"{name}: {streams}"
         outcome[name] = f"{error[0].ename}: {error[0].evalue}" if error else streams.get("stdout", "")
+        traceback_of[name] = error[0].traceback if error else []
         if error and error[0].ename == "ExplainedError":  # the explanation opens the traceback: no chained original first
             assert "ExplainedError" in "".join(error[0].traceback[:2]) and "direct cause" not in "".join(error[0].traceback), name
     assert outcome["key in its own cell"].strip() == "[np.float64(2.0), np.float64(4.0)]"
@@ -119,6 +120,9 @@ def test_in_a_kernel_keys_are_guarded_stderr_is_kept_and_errors_are_explained(tm
     assert "The gradient doctor looked at your tape code: x: the source is a tensor the tape does not watch" in \
         outcome["doctor in a check"], outcome["doctor in a check"]
     assert outcome["no stale doctor"].startswith("CheckFailed") and "doctor" not in outcome["no stale doctor"]
+    # a failed check's traceback ends at the check cell's line: the helpers' frames are left out
+    frames = re.sub(r"\x1b\[[0-9;]*m", "", "".join(traceback_of["no stale doctor"]))  # without the colours
+    assert "check_gradient(None, expected_slope(3.0))" in frames and "check_close" not in frames, frames
     assert "x: watched_too_late" in outcome["tape_doctor"] and "line 4: y = x * x" in outcome["tape_doctor"]
     assert "x: not_differentiable" in outcome["gradient_doctor"] and "operation Round" in outcome["gradient_doctor"]
 
@@ -146,3 +150,4 @@ def test_while_nbgrader_runs_it_only_a_failing_checks_figure_is_drawn_and_traceb
     assert "check_gradient(2 * x, 3 * x, 'the slope', at=x)" in text  # the failing line, either way
     # IPython's default quotes the lines around each frame ("---> 2"); Plain, while grading, does not.
     assert ("--->" in text) == (not graded), text
+    assert "check_close" not in text and "_fail" not in text, text  # the checks' own frames are left out

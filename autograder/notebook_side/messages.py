@@ -155,8 +155,29 @@ class ExplainedError(Exception):
     """An error shown with its explanation first, then what Python or TensorFlow said."""
 
 
+def _without_helper_frames(tb):
+    """The traceback cut where the course's helper that raised it begins: a failed check shows the line of
+    the check cell (or of the student's code) that failed, then its message, not the checks' own code."""
+    frames = []
+    while tb is not None:
+        frames.append(tb)
+        tb = tb.tb_next
+    helper = frames[-1].tb_frame.f_code.co_filename  # the setup cell, or the helper module outside a notebook
+    shown = 0
+    while shown < len(frames) and frames[shown].tb_frame.f_code.co_filename != helper:
+        shown += 1
+    if shown == 0:
+        return frames[0]
+    frames[shown - 1].tb_next = None
+    return frames[0]
+
+
 def _show_explained(shell, etype, value, tb, tb_offset=None):
-    """IPython's custom exception handler: show known errors with their explanation, others as usual."""
+    """IPython's custom exception handler: a failed check without the helpers' frames, known errors
+    with their explanation, others as usual."""
+    if issubclass(etype, CheckFailed):
+        shell.showtraceback((etype, value, _without_helper_frames(tb)), tb_offset=tb_offset)
+        return
     explanation = explain_error(value)
     if explanation is None:
         shell.showtraceback((etype, value, tb), tb_offset=tb_offset)
@@ -169,12 +190,13 @@ def _show_explained(shell, etype, value, tb, tb_offset=None):
 
 
 def explain_errors_in_notebook():
-    """Show the errors of EXPLANATIONS with their explanation in every cell (in IPython only)."""
+    """Show failed checks without the helpers' frames, and the errors of EXPLANATIONS with their
+    explanation, in every cell (in IPython only)."""
     try:
         shell = get_ipython()  # noqa: F821 (defined inside IPython)
     except NameError:
         return
-    exception_types = tuple({base for name, _, _ in EXPLANATIONS for base in _exception_types(name)})
+    exception_types = (CheckFailed, *{base for name, _, _ in EXPLANATIONS for base in _exception_types(name)})
     shell.set_custom_exc(exception_types, _show_explained)
 
 
