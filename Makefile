@@ -10,7 +10,7 @@ RUN := PATH="$(CURDIR)/$(BIN):$$PATH" TF_CPP_MIN_LOG_LEVEL=3 TF_ENABLE_ONEDNN_OP
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 PORT ?= 8888
 
-.PHONY: help env lab test test-fast test-colab build check lint grade demo bench bench-grading browser-deps sandbox-deps colab-env clean-env
+.PHONY: help env lab test test-fast test-colab screenshots build check lint grade demo bench bench-grading browser-deps sandbox-deps colab-env clean-env
 
 help:
 	@echo "make lab    - set up everything and open the course in JupyterLab (with nbgrader)"
@@ -22,6 +22,7 @@ help:
 	@echo "make bench  - time TensorFlow's import and each notebook top to bottom, graded and in full"
 	@echo "make bench-grading - grade a class of 24 with stock nbgrader and with make grade: times, ratio, same scores"
 	@echo "make test-colab - run the self-study edition on Colab's versions (Python 3.12, tensorflow 2.20, keras 3.13)"
+	@echo "make screenshots - play a first-timer's first minutes with 01 in JupyterLab: times, and the README's pictures"
 
 env: $(STAMP)
 
@@ -88,6 +89,14 @@ $(COLAB_VENV)/.installed: tests/colab/requirements.txt
 
 test-colab: $(STAMP) colab-env
 	$(RUN) $(BIN)/python -m pytest -n 2 tests/test_colab.py
+
+# The README's pictures come from the browser test of a first-timer's first minutes (it prints the times too).
+SCREENSHOTS := lesson failed-check validate
+
+screenshots: $(STAMP) browser-deps
+	$(RUN) $(BIN)/python -m pytest -s tests/test_first_minutes.py
+	mkdir -p docs/images
+	for shot in $(SCREENSHOTS); do cp .artifacts/first-minutes-$$shot.png docs/images/; done
 
 # Two workers: TensorFlow kernels need a core each.
 test: $(STAMP) browser-deps sandbox-deps colab-env

@@ -39,6 +39,7 @@ def jupyter_lab(served: Path, home: Path):
     port = _free_port()
     env = {**os.environ, "JUPYTER_CONFIG_DIR": str(home / "config"), "JUPYTER_DATA_DIR": str(home / "data"),
            "JUPYTER_RUNTIME_DIR": str(home / "runtime")}
+    env.pop("MPLBACKEND", None)  # kernels draw inline, as under `make lab` (conftest chose Agg for its own runs)
     command = [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
                f"--IdentityProvider.token={TOKEN}", f"--ServerApp.root_dir={served}"]
     if os.geteuid() == 0:

@@ -92,3 +92,13 @@ def test_colab_links_point_at_each_notebooks_own_path():
         assert link == (f"https://colab.research.google.com/github/{settings['repository']}/blob/"
                         f"{settings['branch']}/notebooks/{name}.ipynb")
         assert (ROOT / "notebooks" / f"{name}.ipynb").exists()
+
+
+def test_the_readmes_pictures_are_the_ones_make_screenshots_copies_from_the_browser_test():
+    pictures = re.findall(r"!\[[^\]]+\]\((docs/images/[^)]+)\)", (ROOT / "README.md").read_text())
+    copied = re.search(r"^SCREENSHOTS := (.+)$", (ROOT / "Makefile").read_text(), re.M).group(1).split()
+    assert pictures == [f"docs/images/first-minutes-{shot}.png" for shot in copied]
+    taken = (ROOT / "tests" / "test_first_minutes.py").read_text()
+    for picture in pictures:
+        assert (ROOT / picture).stat().st_size > 10_000, picture
+        assert f'"{picture.rsplit("/", 1)[1]}"' in taken, f"{picture} is not one the browser test takes"
