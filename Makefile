@@ -10,7 +10,7 @@ RUN := PATH="$(CURDIR)/$(BIN):$$PATH" TF_CPP_MIN_LOG_LEVEL=3 TF_ENABLE_ONEDNN_OP
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 PORT ?= 8888
 
-.PHONY: help env lab test test-fast test-colab screenshots build check lint grade demo bench bench-grading browser-deps sandbox-deps colab-env clean-env
+.PHONY: help env lab test test-fast test-colab test-lab-floor screenshots build check lint grade demo bench bench-grading browser-deps sandbox-deps colab-env lab-floor-env clean-env
 
 help:
 	@echo "make lab    - set up everything and open the course in JupyterLab (with nbgrader)"
@@ -22,6 +22,7 @@ help:
 	@echo "make bench  - time TensorFlow's import and each notebook top to bottom, graded and in full"
 	@echo "make bench-grading - grade a class of 24 with stock nbgrader and with make grade: times, ratio, same scores"
 	@echo "make test-colab - run the self-study edition on Colab's versions (Python 3.12, tensorflow 2.20, keras 3.13)"
+	@echo "make test-lab-floor - the browser tests with the oldest JupyterLab the course allows serving them"
 	@echo "make screenshots - play a first-timer's first minutes with 01 in JupyterLab: times, and the README's pictures"
 
 env: $(STAMP)
@@ -90,6 +91,21 @@ $(COLAB_VENV)/.installed: tests/colab/requirements.txt
 test-colab: $(STAMP) colab-env
 	$(RUN) $(BIN)/python -m pytest -n 2 tests/test_colab.py
 
+# The oldest JupyterLab the course allows (tests/lab-floor/requirements.txt) serves the browser tests a
+# second time; the newest is .venv's. Built once, in .lab-floor-venv/, without TensorFlow.
+LAB_FLOOR_VENV := .lab-floor-venv
+
+lab-floor-env: $(LAB_FLOOR_VENV)/.installed
+
+$(LAB_FLOOR_VENV)/.installed: tests/lab-floor/requirements.txt
+	rm -rf $(LAB_FLOOR_VENV) && $(PYTHON) -m venv $(LAB_FLOOR_VENV)
+	$(LAB_FLOOR_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(LAB_FLOOR_VENV)/bin/python -m pip install --quiet -r tests/lab-floor/requirements.txt
+	touch $@
+
+test-lab-floor: $(STAMP) browser-deps lab-floor-env
+	COURSE_LAB_PYTHON="$(CURDIR)/$(LAB_FLOOR_VENV)/bin/python" $(RUN) $(BIN)/python -m pytest -m browser
+
 # The README's pictures come from the browser test of a first-timer's first minutes (it prints the times too).
 SCREENSHOTS := lesson failed-check validate
 
@@ -99,12 +115,13 @@ screenshots: $(STAMP) browser-deps
 	for shot in $(SCREENSHOTS); do cp .artifacts/first-minutes-$$shot.png docs/images/; done
 
 # Two workers: TensorFlow kernels need a core each.
-test: $(STAMP) browser-deps sandbox-deps colab-env
+test: $(STAMP) browser-deps sandbox-deps colab-env lab-floor-env
 	$(RUN) $(BIN)/python -m pytest -n 2 --dist loadgroup
+	COURSE_LAB_PYTHON="$(CURDIR)/$(LAB_FLOOR_VENV)/bin/python" $(RUN) $(BIN)/python -m pytest -m browser
 
 # Everything but the notebook executions: seconds instead of minutes.
 test-fast: $(STAMP)
 	$(RUN) $(BIN)/python -m pytest -m "not notebooks and not browser"
 
 clean-env:
-	rm -rf $(VENV) $(COLAB_VENV)
+	rm -rf $(VENV) $(COLAB_VENV) $(LAB_FLOOR_VENV)

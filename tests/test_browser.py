@@ -1,6 +1,11 @@
-"""In headless Chromium: the student's JupyterLab with nbgrader's Validate button, and the instructor's
-formgrader and class report after `make demo`."""
+"""In headless Chromium: the student's JupyterLab with nbgrader's Validate button and Assignment List,
+and the instructor's formgrader and class report after `make demo`.
+
+COURSE_LAB_PYTHON=/path/to/other/venv/bin/python serves JupyterLab from that environment (another
+JupyterLab/notebook/nbgrader release) while the notebooks' kernel stays this Python, which has TensorFlow."""
 import contextlib
+import http.client
+import json
 import os
 import shutil
 import socket
@@ -32,32 +37,73 @@ def _free_port():
         return s.getsockname()[1]
 
 
-@contextlib.contextmanager
-def jupyter_lab(served: Path, home: Path):
-    """`jupyter lab` as `make lab` starts it, serving `served`, with Jupyter's folders in `home`;
-    yields its address."""
-    port = _free_port()
-    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(home / "config"), "JUPYTER_DATA_DIR": str(home / "data"),
-           "JUPYTER_RUNTIME_DIR": str(home / "runtime")}
-    env.pop("MPLBACKEND", None)  # kernels draw inline, as under `make lab` (conftest chose Agg for its own runs)
-    command = [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
-               f"--IdentityProvider.token={TOKEN}", f"--ServerApp.root_dir={served}"]
-    if os.geteuid() == 0:
-        command.append("--allow-root")
-    log = open(home / "lab.log", "w")
-    server = subprocess.Popen(command, cwd=served, env=env, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
+def _serve_from_another_environment(python: str, env: dict, data_dir: Path):
+    """Let `python`'s environment serve JupyterLab (it has no TensorFlow): its bin/ first on PATH, the
+    course package importable (nbgrader_config.py names autograder.feedback), and a `python3` kernelspec
+    that runs this Python. That kernelspec sits in the user data dir, which jupyter_core puts after the
+    environment's own share/jupyter (with the server's python3 kernel) when the server runs in a virtualenv
+    it owns; JUPYTER_PREFER_ENV_PATH=0 puts the user dir first."""
+    env["PATH"] = str(Path(python).parent) + os.pathsep + env.get("PATH", "")
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    env["JUPYTER_PREFER_ENV_PATH"] = "0"
+    spec = data_dir / "kernels" / "python3"
+    spec.mkdir(parents=True, exist_ok=True)
+    (spec / "kernel.json").write_text(json.dumps({
+        "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+        "display_name": "Python 3 (ipykernel)", "language": "python", "metadata": {"debugger": True}}))
+
+
+def _started(server: subprocess.Popen, url: str) -> bool:
+    """Wait until the server at `url` answers (True) or has exited (False: the port was taken, say)."""
     deadline = time.time() + 90
     while True:
         try:
             urllib.request.urlopen(f"{url}/api/status?token={TOKEN}", timeout=2)
-            break
-        except OSError:
-            if server.poll() is not None or time.time() > deadline:
+            return True
+        except (OSError, http.client.HTTPException):  # not up yet, or another program on the port
+            if server.poll() is not None:
+                return False
+            if time.time() > deadline:
                 server.kill()
-                pytest.fail("JupyterLab did not start:\n" + (home / "lab.log").read_text()[-3000:])
+                pytest.fail(f"JupyterLab did not answer at {url} in 90 s")
             time.sleep(0.5)
+
+
+@contextlib.contextmanager
+def jupyter_lab(served: Path, home: Path):
+    """`jupyter lab` as `make lab` starts it, serving `served`, with Jupyter's folders in `home`;
+    yields its address."""
+    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(home / "config"), "JUPYTER_DATA_DIR": str(home / "data"),
+           "JUPYTER_RUNTIME_DIR": str(home / "runtime")}
+    env.pop("MPLBACKEND", None)  # kernels draw inline, as under `make lab` (conftest chose Agg for its own runs)
+    python = os.environ.get("COURSE_LAB_PYTHON") or sys.executable
+    if python != sys.executable:
+        _serve_from_another_environment(python, env, home / "data")
+    command = [python, "-m", "jupyter", "lab", "--no-browser", "--ip=127.0.0.1", "--ServerApp.port_retries=0",
+               f"--IdentityProvider.token={TOKEN}", f"--ServerApp.root_dir={served}"]
+    if os.geteuid() == 0:
+        command.append("--allow-root")
+    log = open(home / "lab.log", "w")
+    # Another process (a kernel's ZMQ socket, say) can take the free port before the server binds it: with
+    # port_retries=0 the server then exits instead of moving to a port unknown here, and starts on another.
+    for _ in range(3):
+        port = _free_port()
+        url = f"http://127.0.0.1:{port}"
+        server = subprocess.Popen(command + [f"--port={port}"], cwd=served, env=env, stdout=log,
+                                  stderr=subprocess.STDOUT)
+        try:
+            if _started(server, url):
+                break
+        except BaseException:  # no server outlives the test
+            server.kill()
+            raise
+    else:
+        pytest.fail("JupyterLab did not start:\n" + (home / "lab.log").read_text()[-3000:])
     try:
+        if python != sys.executable:  # the notebooks' kernel, and Validate's, must be this Python
+            specs = json.load(urllib.request.urlopen(f"{url}/api/kernelspecs?token={TOKEN}", timeout=10))
+            argv = specs["kernelspecs"]["python3"]["spec"]["argv"]
+            assert argv[0] == sys.executable, f"python3 kernel runs {argv[0]}, not {sys.executable}"
         yield url
     finally:
         server.terminate()
@@ -125,6 +171,40 @@ def test_validate_runs_nbgrader_and_reports_the_stubs(lab, page):
     dialog.wait_for(timeout=120_000)
     dialog.get_by_text("NotImplementedError").first.wait_for(timeout=120_000)
     page.screenshot(path=str(ARTIFACTS / f"lab-{name}-validate.png"))
+
+
+# ---------------------------------------------------------------- the student's Assignment List
+
+RELEASED = "01_first_gradient"
+
+
+@pytest.fixture(scope="module")
+def exchange_lab(tmp_path_factory):
+    """A course with its exchange in the tmp dir, `RELEASED` released into it, served by JupyterLab."""
+    home = tmp_path_factory.mktemp("exchange")
+    served = home / "course"
+    shutil.copytree(ROOT / "release" / RELEASED, served / "release" / RELEASED)
+    config = (ROOT / "nbgrader_config.py").read_text()
+    (served / "nbgrader_config.py").write_text(f"{config}\nc.Exchange.root = {str(home / 'exchange')!r}\n")
+    done = subprocess.run([sys.executable, "-m", "nbgrader", "release_assignment", RELEASED], cwd=served,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
+    course_id = course.nbgrader_config(ROOT).CourseDirectory.course_id
+    assert (home / "exchange" / course_id / "outbound" / RELEASED).is_dir(), done.stderr[-3000:]
+    with jupyter_lab(served, home) as url:
+        yield url
+
+
+def test_assignment_list_shows_the_released_assignment(exchange_lab, page):
+    """Nbgrader > Assignment List asks the server's exchange and lists the release, ready to fetch."""
+    page.goto(f"{exchange_lab}/lab?token={TOKEN}")
+    page.locator(".lm-MenuBar-itemLabel", has_text="Nbgrader").click(timeout=60_000)
+    page.locator(".lm-Menu-itemLabel").get_by_text("Assignment List", exact=True).click()
+    released = page.locator("#released_assignments_list .list_item", has_text=RELEASED)
+    released.wait_for(timeout=60_000)
+    assert released.get_by_role("button", name="Fetch").is_visible(), released.inner_text()
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "assignment-list.png"))
 
 
 # ---------------------------------------------------------------- the instructor, after `make demo`

@@ -102,3 +102,15 @@ def test_the_readmes_pictures_are_the_ones_make_screenshots_copies_from_the_brow
     for picture in pictures:
         assert (ROOT / picture).stat().st_size > 10_000, picture
         assert f'"{picture.rsplit("/", 1)[1]}"' in taken, f"{picture} is not one the browser test takes"
+
+
+def test_the_lab_floor_is_the_oldest_jupyterlab_and_notebook_pyproject_allows():
+    """The browser tests run a second time with JupyterLab served from tests/lab-floor: that must be the
+    range's lower end (the upper end is what .venv installs)."""
+    floor = dict(_normal(line) for line in (ROOT / "tests" / "lab-floor" / "requirements.txt").read_text().splitlines()
+                 if line and not line.startswith("#"))
+    pins = {Requirement(spec).name: Requirement(spec).specifier for spec in _pyproject()["project"]["dependencies"]}
+    for name in ("jupyterlab", "notebook"):
+        [lower] = [spec.version for spec in pins[name] if spec.operator == ">="]
+        assert floor[name] == f"=={lower}.0", (name, floor[name], lower)
+    assert floor["nbgrader"] == str(pins["nbgrader"])
