@@ -284,6 +284,134 @@ def test_tape_calls_restore_the_tape_and_catch_a_closed_form():
         checks.check_tape_calls(tapes, "square_slope(3.0)", any=(1, None))
 
 
+# ---------------------------------------------------------------- check_from_tape: the answer's provenance
+
+def _watched(x):
+    return tf.convert_to_tensor(np.asarray(x, dtype=np.float64))
+
+
+def _slope_plain(x):
+    x = _watched(x)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = x * x
+    return tape.gradient(y, x)
+
+
+def _slope_persistent_numpy(x):
+    x = _watched(x)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        y = tf.square(x)
+    tape.gradient(y, x)  # asked twice: the second answer is returned
+    return float(tape.gradient(y, x).numpy())
+
+
+@tf.function
+def _slope_compiled(x):
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = x * x
+    return tape.gradient(y, x)
+
+
+def _second_derivative_nested(x):
+    x = _watched(x)
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = x ** 3
+        dy = inner.gradient(y, x)
+    return outer.gradient(dy, x)  # 6x
+
+
+def _grads_of_a_split_source(x):
+    both = _watched(x)
+    with tf.GradientTape() as tape:
+        tape.watch(both)
+        a, b = both[0], both[1]
+        loss = a * a * b
+    grad = tape.gradient(loss, both)
+    return {"a": grad[0], "b": grad[1]}  # slices of the tape's answer come from the tape too
+
+
+def _jvp_of_square(x):
+    x = _watched(x)
+    with tf.autodiff.ForwardAccumulator(x, tf.ones_like(x)) as accumulator:
+        y = x * x
+    return accumulator.jvp(y)
+
+
+def _jacobian_diagonal(x):
+    x = _watched(x)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = x * x
+    return tf.linalg.diag_part(tape.jacobian(y, x))
+
+
+@pytest.mark.parametrize("compute", [
+    lambda: _slope_plain(3.0), lambda: {"at 3": _slope_persistent_numpy(3.0), "at -1": _slope_persistent_numpy(-1.0)},
+    lambda: _slope_compiled(tf.constant(3.0)), lambda: _second_derivative_nested(2.0),
+    lambda: _grads_of_a_split_source([2.0, 3.0]), lambda: _jvp_of_square([1.0, -2.0]),
+    lambda: _jacobian_diagonal([1.0, 2.0, 3.0]), lambda: [_slope_plain(p) for p in (0.0, 1.0, 2.0)],
+], ids=["plain", "persistent-numpy-float", "tf.function-traced-before", "nested", "slices", "jvp", "jacobian", "list"])
+def test_an_answer_the_tape_gave_passes_check_from_tape(compute):
+    _slope_compiled(tf.constant(3.0))  # traced before the re-run: it must ask its tape again all the same
+    checks.check_from_tape(compute, "it")
+    assert not tf.config.functions_run_eagerly()
+
+
+def _closed_form_after_a_throwaway_call(x):
+    _slope_plain(x)
+    return 2.0 * x
+
+
+def _another_function_plus_the_closed_form(x):
+    x = _watched(x)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = 0.0 * x * x
+    return tape.gradient(y, x) + 2.0 * x
+
+
+def _closed_form_times_a_trivial_gradient(x):
+    x = _watched(x)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.identity(x)
+    return 2.0 * x * tape.gradient(y, x)
+
+
+def _tape_of_zero_plus_closed_form_in_a_dict(x):
+    return {"w": _another_function_plus_the_closed_form(x), "b": _slope_plain(x)}
+
+
+@pytest.mark.parametrize("compute, message", [
+    (lambda: 2.0 * 3.0, "asked no tape for its answer"),
+    (lambda: _closed_form_after_a_throwaway_call(3.0), r"do not come from the tape: it\."),
+    (lambda: _another_function_plus_the_closed_form(3.0), r"do not come from the tape: it\."),
+    (lambda: _closed_form_times_a_trivial_gradient(3.0), r"do not come from the tape: it\."),
+    (lambda: _tape_of_zero_plus_closed_form_in_a_dict(3.0), r"do not come from the tape: w\."),
+    (lambda: [_slope_plain(1.0), _closed_form_after_a_throwaway_call(2.0)], r"do not come from the tape: it\[1\]\."),
+], ids=["no-tape", "throwaway-call", "another-function", "times-a-trivial-gradient", "dict-entry", "list-entry"])
+def test_a_closed_form_fails_check_from_tape_whatever_tape_calls_surround_it(compute, message):
+    original = tf.GradientTape.__dict__["gradient"]
+    with pytest.raises(CheckFailed, match=message):
+        checks.check_from_tape(compute, "it", hint="Demo 1 shows how.")
+    assert tf.GradientTape.__dict__["gradient"] is original
+    assert not tf.config.functions_run_eagerly()
+
+
+def test_check_from_tape_can_let_hand_written_zeros_stand_for_unconnected_sources():
+    def with_zeros(x):
+        return {"used": _slope_plain(x), "unused": np.zeros(2)}
+    with pytest.raises(CheckFailed, match="unused"):
+        checks.check_from_tape(lambda: with_zeros(1.0), "it")
+    checks.check_from_tape(lambda: with_zeros(1.0), "it", zeros_may_be_written=True)
+
+
 def test_tape_calls_restore_every_tape_method_and_let_the_checks_name_the_doctors_cause():
     originals = {name: tf.GradientTape.__dict__[name] for name in ("__enter__", "__exit__", "watch", "gradient")}
 

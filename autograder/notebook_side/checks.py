@@ -336,16 +336,29 @@ class TapeCalls:
     Only the student's own calls count (jacobian calls gradient inside TensorFlow; that is not counted).
     A function under tf.function asks its tapes only while it is traced (the first call per input shape).
     The gradient doctor watches the block too, so a check that then meets a None names its cause.
+
+    shift=True is the provenance re-run of check_from_tape: every result the student's code gets
+    from gradient, jacobian, batch_jacobian or jvp comes back with a random amount added (a
+    constant, so a tape that differentiates it further is not changed), and `tapes.returned` keeps
+    each shifted result. tf.function runs eagerly meanwhile, so a function traced before asks again.
     """
 
     METHODS = (("GradientTape", ("gradient", "jacobian", "batch_jacobian")), ("ForwardAccumulator", ("jvp",)))
+
+    def __init__(self, shift=False):
+        self.shift = shift
 
     def __enter__(self):
         import tensorflow as tf
 
         self.calls = collections.Counter()
+        self.returned = []  # the shifted results (NumPy float64 arrays), with shift=True
         self._saved = []
         self._depth = 0
+        self._rng = np.random.default_rng()  # from the OS's entropy: no answer can know the shifts in advance
+        self._eager = tf.config.functions_run_eagerly()
+        if self.shift:
+            tf.config.run_functions_eagerly(True)
         self._doctor = tape_doctor(report=False, observe=False).__enter__()  # patched first: counting wraps it
         for owner in (tf.GradientTape, tf.autodiff.ForwardAccumulator):
             for name in dict(self.METHODS)[owner.__name__]:
@@ -362,20 +375,104 @@ class TapeCalls:
             # computes some JVPs with a tape): only calls from the student's code count. Under
             # tf.function the student's calls come through autograph, which is theirs too.
             internal = "/tensorflow/" in caller and "/autograph/" not in caller
-            if self._depth == 0 and not internal:
+            theirs = self._depth == 0 and not internal
+            if theirs:
                 self.calls[name] += 1
             self._depth += 1
             try:
-                return original(tape, *args, **kwargs)
+                result = original(tape, *args, **kwargs)
             finally:
                 self._depth -= 1
+            return self._shifted(result) if theirs and self.shift else result
         return counting
 
+    def _shifted(self, result):
+        """The result with a random amount added to every float tensor in it, each shifted value kept."""
+        import tensorflow as tf
+
+        def shift(value):
+            if isinstance(value, tf.IndexedSlices):
+                value = tf.convert_to_tensor(value)
+            if not isinstance(value, tf.Tensor) or not value.dtype.is_floating or not hasattr(value, "numpy"):
+                return value  # None, or a symbolic tensor: nothing to shift
+            array = value.numpy().astype(np.float64)
+            # 1 to 2 times the value's own size, either sign: far outside any tolerance, never zero
+            amount = self._rng.choice([-1.0, 1.0], size=array.shape) * self._rng.uniform(1.0, 2.0, size=array.shape)
+            amount *= 1.0 + np.abs(np.nan_to_num(array, posinf=0.0, neginf=0.0))
+            shifted = value + tf.constant(amount, dtype=value.dtype)
+            self.returned.append(shifted.numpy().astype(np.float64))
+            return shifted
+
+        return tf.nest.map_structure(shift, result)
+
     def __exit__(self, *exc):
+        import tensorflow as tf
+
         for owner, name, original in self._saved:
             setattr(owner, name, original)
         self._doctor.__exit__(None, None, None)
+        tf.config.run_functions_eagerly(self._eager)
         return False
+
+
+def _answer_leaves(answer, path):
+    """(name, value) for every number or array in a nest of dicts, lists and tuples."""
+    if isinstance(answer, dict):
+        for key, value in answer.items():
+            yield from _answer_leaves(value, key if not path else f"{path}[{key!r}]")
+    elif isinstance(answer, (list, tuple)) and not all(isinstance(item, (int, float, np.number)) for item in answer):
+        for index, value in enumerate(answer):
+            yield from _answer_leaves(value, f"{path}[{index}]")
+    elif answer is not None:
+        yield path, answer
+
+
+def _from_returned(values, returned):
+    """A mask of the entries of `values` that equal an entry of some shifted result (within float32's tolerance)."""
+    pool = np.sort(np.concatenate([array.ravel() for array in returned])) if returned else np.zeros(0)
+    flat = values.ravel()
+    if not pool.size:
+        return np.zeros(flat.shape, bool).reshape(values.shape)
+    places = np.clip(np.searchsorted(pool, flat), 1, max(pool.size - 1, 1))
+    nearest = np.minimum(np.abs(pool[places - 1] - flat), np.abs(pool[np.minimum(places, pool.size - 1)] - flat))
+    return (nearest <= 1e-5 * np.maximum(1.0, np.abs(flat))).reshape(values.shape)
+
+
+def check_from_tape(compute, what, hint="", *, zeros_may_be_written=False):
+    """Check that the answer's value comes from what the tapes returned, not from a formula.
+
+    compute: a function of no arguments that calls the student's code and returns its answer (a
+             tensor, an array, a number, or a dict, list or tuple of them; name the entries with a
+             dict: {"square_slope(3.0)": square_slope(3.0), ...}). It is run again, with every result
+             of gradient, jacobian, batch_jacobian and jvp shifted by a random amount (TapeCalls(shift=True)):
+             an answer the tape gave moves with the shift, a closed form (or a tape's result combined
+             with one) does not. Build fresh inputs inside compute where the student's code changes them.
+    what:    how the message names the student's code ("square_slope").
+    hint:    where the lesson shows the pattern.
+    zeros_may_be_written: entries that are exactly 0 may be written by hand (zeros for unconnected sources).
+    Run it after the value checks, on an answer they accepted.
+    """
+    with TapeCalls(shift=True) as shifted:
+        answer = compute()
+    if not sum(shifted.calls.values()):
+        raise CheckFailed(f"{what} asked no tape for its answer: the numbers must be what tape.gradient (or the "
+                          f"exercise's tape method) returns, not a formula worked out by hand. {hint}".strip())
+    lost = []
+    for name, value in _answer_leaves(answer, ""):
+        values = _to_numpy(value, f"{what}{name}").astype(np.float64)
+        moved = _from_returned(values, shifted.returned)
+        if zeros_may_be_written:
+            moved |= values == 0.0
+        if not moved.all():
+            lost.append(f"{what}{name}" if name.startswith("[") or not name else f"{name}")
+    if lost:
+        listed = ", ".join(lost[:MAX_POINTS_LISTED]) + (f" and {len(lost) - MAX_POINTS_LISTED} more" if len(lost) > MAX_POINTS_LISTED else "")
+        raise CheckFailed(
+            f"The numbers are right, but they do not come from the tape: {listed}. To see where an answer "
+            "comes from, the checks ran your code again with every result the tape returned changed by a "
+            "known amount, and these values did not follow. The answer must be what the tape returns (a "
+            "formula worked out by hand, or the tape's result for another function combined with one, "
+            f"gives the same numbers without the tape). {hint}".strip())
 
 
 def check_tape_calls(tapes, what, hint="", **rules):
