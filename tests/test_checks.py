@@ -592,3 +592,40 @@ def test_a_row_of_numbers_is_checked_entry_by_entry_when_the_answer_is_a_list():
     check_gradients([[1.0, 2.0], np.array([3.0, 4.0])], table, "the table")
     with pytest.raises(CheckFailed, match=r"the table\[1\]\[0\] is None"):
         check_gradients([[1.0, 2.0], [None, 4.0]], table, "the table")
+
+
+def _newton_step(x):
+    """x - f'(x)/f''(x) for f = x⁴, from two tapes: the answer is computed from what they return."""
+    x = _watched(x)
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = x ** 4
+        slope = inner.gradient(y, x)
+    return x - slope / outer.gradient(slope, x)
+
+
+def _newton_follows(results):
+    """The step made from the shifted slope and curvature."""
+    (_, [slope]), (_, [curvature]) = results
+    return 2.0 - slope / curvature
+
+
+def test_an_answer_computed_from_the_tapes_results_follows_them_and_a_formula_does_not():
+    checks.check_from_tape(lambda: _newton_step(2.0), "newton_step", follows=_newton_follows, size=1e-2)
+
+    def by_hand(x):
+        _newton_step(x)  # the tapes are asked, but the answer is the formula x - x/3
+        return x - x / 3
+    with pytest.raises(CheckFailed, match="do not come from the tape: newton_step"):
+        checks.check_from_tape(lambda: by_hand(2.0), "newton_step", follows=_newton_follows, size=1e-2)
+
+
+def test_check_from_tape_explains_an_error_raised_in_the_re_run():
+    def fragile(x):
+        if not np.isclose(_slope_plain(x), 2 * x):
+            raise ValueError("not the slope I expected")
+        return _slope_plain(x)
+    with pytest.raises(CheckFailed, match="fragile raised ValueError \\(not the slope I expected\\) when the checks ran it again"):
+        checks.check_from_tape(lambda: fragile(1.0), "fragile")

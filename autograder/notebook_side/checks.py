@@ -340,19 +340,22 @@ class TapeCalls:
     shift=True is the provenance re-run of check_from_tape: every result the student's code gets
     from gradient, jacobian, batch_jacobian or jvp comes back with a random amount added (a
     constant, so a tape that differentiates it further is not changed), and `tapes.returned` keeps
-    each shifted result. tf.function runs eagerly meanwhile, so a function traced before asks again.
+    each shifted result (`tapes.results`: (method, [arrays]) per call, in the order of the calls).
+    tf.function runs eagerly meanwhile, so a function traced before asks its tapes again.
     """
 
     METHODS = (("GradientTape", ("gradient", "jacobian", "batch_jacobian")), ("ForwardAccumulator", ("jvp",)))
 
-    def __init__(self, shift=False):
+    def __init__(self, shift=False, size=1.0):
         self.shift = shift
+        self.size = size  # the shift is size × (1 to 2) × (1 + |value|), entry by entry
 
     def __enter__(self):
         import tensorflow as tf
 
         self.calls = collections.Counter()
-        self.returned = []  # the shifted results (NumPy float64 arrays), with shift=True
+        self.returned = []  # every shifted tensor (a NumPy float64 array), with shift=True
+        self.results = []  # (method, [its shifted tensors]) per call
         self._saved = []
         self._depth = 0
         self._rng = np.random.default_rng()  # from the OS's entropy: no answer can know the shifts in advance
@@ -383,10 +386,10 @@ class TapeCalls:
                 result = original(tape, *args, **kwargs)
             finally:
                 self._depth -= 1
-            return self._shifted(result) if theirs and self.shift else result
+            return self._shifted(name, result) if theirs and self.shift else result
         return counting
 
-    def _shifted(self, result):
+    def _shifted(self, method, result):
         """The result with a random amount added to every float tensor in it, each shifted value kept."""
         import tensorflow as tf
 
@@ -398,12 +401,15 @@ class TapeCalls:
             array = value.numpy().astype(np.float64)
             # 1 to 2 times the value's own size, either sign: far outside any tolerance, never zero
             amount = self._rng.choice([-1.0, 1.0], size=array.shape) * self._rng.uniform(1.0, 2.0, size=array.shape)
-            amount *= 1.0 + np.abs(np.nan_to_num(array, posinf=0.0, neginf=0.0))
+            amount *= self.size * (1.0 + np.abs(np.nan_to_num(array, posinf=0.0, neginf=0.0)))
             shifted = value + tf.constant(amount, dtype=value.dtype)
             self.returned.append(shifted.numpy().astype(np.float64))
             return shifted
 
-        return tf.nest.map_structure(shift, result)
+        first = len(self.returned)
+        result = tf.nest.map_structure(shift, result)
+        self.results.append((method, self.returned[first:]))
+        return result
 
     def __exit__(self, *exc):
         import tensorflow as tf
@@ -438,7 +444,7 @@ def _from_returned(values, returned):
     return (nearest <= 1e-5 * np.maximum(1.0, np.abs(flat))).reshape(values.shape)
 
 
-def check_from_tape(compute, what, hint="", *, zeros_may_be_written=False):
+def check_from_tape(compute, what, hint="", *, zeros_may_be_written=False, follows=None, size=1.0):
     """Check that the answer's value comes from what the tapes returned, not from a formula.
 
     compute: a function of no arguments that calls the student's code and returns its answer (a
@@ -450,29 +456,58 @@ def check_from_tape(compute, what, hint="", *, zeros_may_be_written=False):
     what:    how the message names the student's code ("square_slope").
     hint:    where the lesson shows the pattern.
     zeros_may_be_written: entries that are exactly 0 may be written by hand (zeros for unconnected sources).
+    follows: for an answer computed *from* the tape's results (a Newton step, a trained weight), a
+             function of the shifted results (a list of (method, [arrays]) per call, in order) that
+             returns what the answer must then be, in the answer's structure; None where the calls
+             cannot give one (the answer then fails). Without it, every number of the answer must be
+             a number some tape returned.
+    size:    how large the shifts are (1: as large as the values); smaller where the student's code
+             goes on computing with the tape's results (an iteration that must still converge).
     Run it after the value checks, on an answer they accepted.
     """
-    with TapeCalls(shift=True) as shifted:
-        answer = compute()
+    try:
+        with TapeCalls(shift=True, size=size) as shifted:
+            answer = compute()
+    except Exception as error:
+        raise CheckFailed(f"{what} raised {type(error).__name__} ({error}) when the checks ran it again with the "
+                          "tape's results changed by a known amount, to see that the answer comes from them.") from None
     if not sum(shifted.calls.values()):
         raise CheckFailed(f"{what} asked no tape for its answer: the numbers must be what tape.gradient (or the "
                           f"exercise's tape method) returns, not a formula worked out by hand. {hint}".strip())
-    lost = []
-    for name, value in _answer_leaves(answer, ""):
-        values = _to_numpy(value, f"{what}{name}").astype(np.float64)
-        moved = _from_returned(values, shifted.returned)
-        if zeros_may_be_written:
-            moved |= values == 0.0
-        if not moved.all():
-            lost.append(f"{what}{name}" if name.startswith("[") or not name else f"{name}")
+    leaves = list(_answer_leaves(answer, ""))
+    if follows is None:
+        lost = [name for name, value in leaves if not _follows_the_pool(value, name, what, shifted.returned,
+                                                                          zeros_may_be_written)]
+    else:
+        wanted = follows(shifted.results)
+        wanted = dict(_answer_leaves(wanted, "")) if wanted is not None else {}
+        lost = [name for name, value in leaves if name not in wanted or not _same_numbers(value, wanted[name], name, what)]
     if lost:
+        lost = [f"{what}{name}" if name.startswith("[") or not name else name for name in lost]
         listed = ", ".join(lost[:MAX_POINTS_LISTED]) + (f" and {len(lost) - MAX_POINTS_LISTED} more" if len(lost) > MAX_POINTS_LISTED else "")
         raise CheckFailed(
             f"The numbers are right, but they do not come from the tape: {listed}. To see where an answer "
             "comes from, the checks ran your code again with every result the tape returned changed by a "
-            "known amount, and these values did not follow. The answer must be what the tape returns (a "
+            "known amount, and these values did not follow. The answer must come from what the tape returns (a "
             "formula worked out by hand, or the tape's result for another function combined with one, "
             f"gives the same numbers without the tape). {hint}".strip())
+
+
+def _follows_the_pool(value, name, what, returned, zeros_may_be_written):
+    values = _to_numpy(value, f"{what}{name}").astype(np.float64)
+    moved = _from_returned(values, returned)
+    if zeros_may_be_written:
+        moved |= values == 0.0
+    return bool(moved.all())
+
+
+def _same_numbers(value, wanted, name, what):
+    actual = _to_numpy(value, f"{what}{name}")
+    wanted = np.asarray(wanted, dtype=np.float64)
+    if actual.size != wanted.size:
+        return False
+    rtol, atol = tolerances(actual.dtype, wanted)
+    return bool(np.allclose(actual.astype(np.float64).ravel(), wanted.ravel(), rtol=rtol, atol=atol))
 
 
 def check_tape_calls(tapes, what, hint="", **rules):

@@ -486,4 +486,90 @@ def frozen_gradients(w, b, x):
         },
         "scores": scores(square_value=0, square_dtypes=0, lstsq_example=0, lstsq_random=0, frozen_values=0),
     },
+    # Shortcut: the closed form after a throwaway tape call (a finite difference for Exercise 2's unknown
+    # f): every call count is met and every number is right, but none of them is the tape's.
+    "closed_form_after_a_throwaway_tape_call": {
+        "answers": {
+            "01_first_gradient_square": """def square_slope(x):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = x * x
+    tape.gradient(y, x)  # asked, then dropped
+    return 2 * x
+""",
+            "01_first_gradient_grid": """def derivative_on_grid(f, x):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    tape.gradient(y, x)  # one call, as asked, then dropped
+    wide, h = tf.cast(x, tf.float64), 1e-5
+    return tf.cast((f(wide + h) - f(wide - h)) / (2 * h), x.dtype)  # central differences
+""",
+            "01_first_gradient_lstsq": """import numpy as np
+
+
+def lstsq_gradients(X, y, w, b):
+    scalar = tf.constant(1.0)
+    with tf.GradientTape() as tape:
+        tape.watch(scalar)
+        unrelated = scalar * scalar
+    tape.gradient(unrelated, scalar)
+    X, y, w, b = (np.asarray(v, dtype=np.float64) for v in (X, y, w, b))
+    r = X @ w + b - y
+    return {"w": 2 * X.T @ r, "b": 2 * np.sum(r)}
+""",
+            "01_first_gradient_frozen": """def frozen_gradients(w, b, x):
+    with tf.GradientTape() as tape:
+        tape.watch([w, x])
+        loss = (tf.reduce_sum(w * x) + b) ** 2
+    tape.gradient(loss, [w, b, x])
+    s = tf.reduce_sum(w * x) + b
+    return {"w": 2 * s * x, "b": 2 * s, "x": 2 * s * w}
+""",
+        },
+        "scores": scores(square_value=0, square_dtypes=0, grid_sin_gauss=0, grid_other_functions=0,
+                         lstsq_example=0, lstsq_random=0, frozen_values=0),
+        "feedback": ["they do not come from the tape"],
+    },
+    # Shortcut: the tape's gradient of another function (here 0 · the right one) plus the closed form.
+    "tape_of_another_function_plus_the_closed_form": {
+        "answers": {
+            "01_first_gradient_square": """def square_slope(x):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = 0 * x * x
+    return tape.gradient(y, x) + 2 * x
+""",
+            "01_first_gradient_grid": """def derivative_on_grid(f, x):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = 0 * f(x)
+    wide, h = tf.cast(x, tf.float64), 1e-5
+    return tape.gradient(y, x) + tf.cast((f(wide + h) - f(wide - h)) / (2 * h), x.dtype)
+""",
+            "01_first_gradient_lstsq": """def lstsq_gradients(X, y, w, b):
+    X, y, w, b = (tf.convert_to_tensor(v) for v in (X, y, w, b))
+    with tf.GradientTape() as tape:
+        tape.watch([w, b])
+        r = tf.linalg.matvec(X, w) + b - y
+        zero = 0 * tf.reduce_sum(r ** 2)
+    grads = tape.gradient(zero, {"w": w, "b": b})
+    return {"w": grads["w"] + 2 * tf.linalg.matvec(X, r, transpose_a=True), "b": grads["b"] + 2 * tf.reduce_sum(r)}
+""",
+            "01_first_gradient_frozen": """def frozen_gradients(w, b, x):
+    with tf.GradientTape() as tape:
+        tape.watch([w, x])
+        s = tf.reduce_sum(w * x) + b
+        zero = 0 * s * s
+    grads = tape.gradient(zero, {"w": w, "b": b, "x": x})
+    return {"w": grads["w"] + 2 * s * x, "b": grads["b"] + 2 * s, "x": grads["x"] + 2 * s * w}
+""",
+        },
+        "scores": scores(square_value=0, square_dtypes=0, grid_sin_gauss=0, grid_other_functions=0,
+                         lstsq_example=0, lstsq_random=0, frozen_values=0),
+    },
 }
