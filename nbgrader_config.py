@@ -35,10 +35,12 @@ c.LimitOutput.max_lines = 200
 
 # Feedback is the autograded notebook as HTML: without ClearHiddenTests and ShortenTracebacks it
 # would show students the source of the hidden tests (in the cells, and quoted in the tracebacks of
-# failing ones); FoldSetupCell shows the setup cell's first lines only.
+# failing ones); NoteReaches opens it with the answer lines that reach for the grading machinery;
+# FoldSetupCell shows the setup cell's first lines only.
 c.GenerateFeedback.preprocessors = [
     "nbgrader.preprocessors.GetGrades",
     "nbgrader.preprocessors.ClearHiddenTests",
+    "autograder.feedback.NoteReaches",
     "autograder.feedback.ShortenTracebacks",
     "autograder.feedback.FoldSetupCell",
     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",

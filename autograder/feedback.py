@@ -28,6 +28,26 @@ class ShortenTracebacks(NbGraderPreprocessor):
         return cell, resources
 
 
+class NoteReaches(NbGraderPreprocessor):
+    """Open the feedback with the answer lines that reach for the grading machinery, if any (see
+    grading/tampering.py): the student learns what the instructor's report shows about their work."""
+
+    def preprocess(self, nb, resources):
+        import nbformat
+
+        from .grading.tampering import reaches
+
+        setup = next((cell for cell in nb.cells if cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+                      == setup_grade_id(resources["nbgrader"]["notebook"])), None)
+        found = reaches(nb, setup.source) if setup is not None else []
+        if found:
+            lines = "\n".join(f"- `{reach.cell}`, line {reach.line}: `{reach.code}`: it {reach.why}." for reach in found)
+            nb.cells.insert(0, nbformat.v4.new_markdown_cell(
+                "**Some of your answer lines reach for the grading machinery.** Your work was graded as usual, "
+                "and your instructor's report lists these lines too:\n\n" + lines))
+        return nb, resources
+
+
 class FoldSetupCell(NbGraderPreprocessor):
     """Show the setup cell as its first lines: the course's helpers (some 2,000 lines, the same in
     every notebook) say nothing about the student's work, and highlighting them is most of the

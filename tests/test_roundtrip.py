@@ -181,7 +181,19 @@ HOSTILE = {  # what replaces the first exercise's answer, and whether the submis
     "patches_from_its_function": ("def square_slope(x):\n"
                                   "    globals()['check_gradient'] = globals()['check_tape_calls'] = lambda *args, **kwargs: None\n"
                                   "    np.allclose = lambda *args, **kwargs: True\n    return 0.0", True),
+    "removes_the_guard": ("get_ipython().events.callbacks['pre_run_cell'].clear()\n"
+                          "get_ipython().events.callbacks['post_run_cell'].clear()\n"
+                          "check_gradient = check_from_tape = lambda *args, **kwargs: None\n\n"
+                          "def square_slope(x):\n    return 0.0", True),
+    "removes_the_guard_from_its_function": ("def square_slope(x):\n"
+                                            "    shell = get_ipython()\n"
+                                            "    for callbacks in shell.events.callbacks.values():\n"
+                                            "        callbacks[:] = []\n"
+                                            "    shell.user_ns['check_gradient'] = shell.user_ns['check_from_tape'] = print\n"
+                                            "    return 0.0", True),
 }
+# The hostile answers that reach for the grading machinery: the grader names their lines before they run.
+REACHING = {"patches_the_checks", "patches_from_its_function", "removes_the_guard", "removes_the_guard_from_its_function"}
 
 
 def test_hostile_submissions_are_graded_or_reported_and_never_touch_the_others(tmp_path):
@@ -209,6 +221,14 @@ def test_hostile_submissions_are_graded_or_reported_and_never_touch_the_others(t
             assert scores(a, student) == pytest.approx(
                 {grade_id: 0.0 if grade_id in first else points for grade_id, points in full.items()}), student
     assert any("DeadKernelError" in note for note in outcomes["exits_the_kernel"].notes), outcomes["exits_the_kernel"].notes
+    assert {student for student, o in outcomes.items() if o.reaches} == REACHING
+    class_report = html.unescape((tmp_path / "reports" / f"{name}.html").read_text())
+    listed = class_report.split("Answers that reach for the grading machinery")[1].split("</table>")[0]
+    assert all(student in listed for student in REACHING) and "z_correct" not in listed
+    assert "`get_ipython().events.callbacks['pre_run_cell'].clear()`" in listed
+    feedback = html.unescape((tmp_path / "feedback" / "removes_the_guard_from_its_function" / name / f"{name}.html").read_text())
+    assert "reach for the grading machinery" in feedback and "shell = get_ipython()" in feedback
+    assert "reach for the grading machinery" not in (tmp_path / "feedback" / "z_correct" / name / f"{name}.html").read_text()
     flooded = nbformat.read(tmp_path / "autograded" / "floods_output" / name / f"{name}.ipynb", as_version=4)
     assert max(len("".join(o.get("text", "")).splitlines()) for c in flooded.cells if c.cell_type == "code"
                for o in c.outputs) <= 200  # nbgrader's LimitOutput

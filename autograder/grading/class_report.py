@@ -91,8 +91,12 @@ def collect(root: Path, db_url: str, assignment: str, students: list[str]) -> li
     return results
 
 
-def write(root: Path, assignment: str, results: list[CellResult], not_graded: dict[str, list[str]]) -> tuple[Path, Path]:
-    """Write reports/<assignment>.html and .csv; return their paths."""
+def write(root: Path, assignment: str, results: list[CellResult], not_graded: dict[str, list[str]],
+          reaches: dict[str, list[str]] | None = None) -> tuple[Path, Path]:
+    """Write reports/<assignment>.html and .csv; return their paths.
+
+    reaches: {student: [answer lines that reach for the grading machinery]} (grading/tampering.py)."""
+    reaches = reaches or {}
     folder = root / REPORTS
     folder.mkdir(parents=True, exist_ok=True)
     html_path, csv_path = folder / f"{assignment}.html", folder / f"{assignment}.csv"
@@ -103,7 +107,10 @@ def write(root: Path, assignment: str, results: list[CellResult], not_graded: di
             writer.writerow([r.student, r.notebook, r.test, f"{r.points:g}", f"{r.max_points:g}", r.mistake or ""])
         for student, why in not_graded.items():
             writer.writerow([student, "", "", "", "", "not graded: " + "; ".join(why)])
-    html_path.write_text(html(assignment, results, not_graded))
+        for student, lines in reaches.items():
+            for line in lines:
+                writer.writerow([student, "", "", "", "", "reaches for the grading machinery: " + line])
+    html_path.write_text(html(assignment, results, not_graded, reaches))
     return html_path, csv_path
 
 
@@ -176,6 +183,12 @@ mean score {{ "%.1f"|format(mean) }} of {{ "%g"|format(max_score) }}{% endif %}.
  <td class="mistakes">{% for mistake, students in mistakes %}<p><b>{{ students|length }}</b> × {{ mistake }}<br>
  <span class="who">{{ students|join(", ") }}</span></p>{% endfor %}</td>
 </tr>{% endfor %}</table>
+{% if reaches %}<h2>Answers that reach for the grading machinery</h2>
+<p>Read from the answer cells before they ran. These submissions were graded as usual; their
+scores may not mean what they seem. Each student's feedback lists the same lines.</p>
+<table><tr><th>student</th><th>answer lines</th></tr>
+{% for student, lines in reaches.items() %}<tr><td>{{ student }}</td><td>{% for line in lines %}<p>{{ line }}</p>{% endfor %}</td></tr>{% endfor %}
+</table>{% endif %}
 {% if not_graded %}<h2>Not graded</h2>
 <table><tr><th>student</th><th>why</th></tr>
 {% for student, why in not_graded.items() %}<tr><td>{{ student }}</td><td>{{ why|join("; ") }}</td></tr>{% endfor %}
@@ -184,12 +197,13 @@ mean score {{ "%.1f"|format(mean) }} of {{ "%g"|format(max_score) }}{% endif %}.
 """
 
 
-def html(assignment: str, results: list[CellResult], not_graded: dict[str, list[str]]) -> str:
+def html(assignment: str, results: list[CellResult], not_graded: dict[str, list[str]],
+         reaches: dict[str, list[str]] | None = None) -> str:
     import jinja2
 
     scores, max_score = totals(results)
     return jinja2.Environment(autoescape=True).from_string(TEMPLATE).render(
-        assignment=assignment, rows=summary(results), not_graded=not_graded, graded=len(scores),
+        assignment=assignment, rows=summary(results), not_graded=not_graded, reaches=reaches or {}, graded=len(scores),
         mean=sum(scores.values()) / len(scores) if scores else 0.0, max_score=max_score,
         plot=score_plot(scores, max_score) if scores else "",
     )

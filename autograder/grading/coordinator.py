@@ -29,7 +29,7 @@ from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import Unicode
 
 from .. import course, setup_cell
-from . import class_report, pool, sandbox
+from . import class_report, pool, sandbox, tampering
 from .progress import progress_bar
 from .repair import preflight
 
@@ -53,6 +53,7 @@ class Outcome:
     score: float | None = None
     max_score: float | None = None
     notes: list[str] = field(default_factory=list)
+    reaches: list[tampering.Reach] = field(default_factory=list)  # answer lines that reach for the grading machinery
     seconds: dict[str, float] = field(default_factory=dict)  # per step: prepare, run, record, feedback
 
 
@@ -144,8 +145,13 @@ def _grade_class(assignment, root, students, csv_path, sandboxed, workers, sched
         def summarize():  # while the workers write feedback
             _scores_csv_and_report(assignment, root, api.coursedir.db_url, [outcomes[s] for s in students], csv_path)
 
+        def read_answers(outcome, notebook):  # before they run, where no answer can touch the reading
+            outcome.reaches = tampering.reaches(nbformat.reads(notebook, as_version=4), setup.source if setup else "")
+            outcome.notes += [f"an answer reaches for the grading machinery: {reach}" for reach in outcome.reaches]
+
         try:
-            _run_steps(assignment, root, students, outcomes, a, prepare, record, executed, workers_pool, summarize)
+            _run_steps(assignment, root, students, outcomes, a, prepare, record, executed, workers_pool, summarize,
+                       read_answers)
         finally:
             shutil.rmtree(executed, ignore_errors=True)
     return [outcomes[student] for student in students]
@@ -168,13 +174,14 @@ def _scores_csv_and_report(assignment, root, db_url, outcomes, csv_path):
     not_graded = {o.student for o in outcomes if not o.graded}  # a failed run may leave a record: not a result
     everyone = sorted(p.parent.name for p in (root / "submitted").glob(f"*/{assignment}") if p.is_dir())
     results = class_report.collect(root, db_url, assignment, [s for s in everyone if s not in not_graded])
-    class_report.write(root, assignment, results, {o.student: o.notes for o in outcomes if not o.graded})
+    class_report.write(root, assignment, results, {o.student: o.notes for o in outcomes if not o.graded},
+                       {o.student: [str(reach) for reach in o.reaches] for o in outcomes if o.reaches})
 
 
-def _run_steps(assignment, root, students, outcomes, a, prepare, record, executed, workers, summarize):
-    """Prepare each submission here, run it on the workers, record each result as it comes back,
-    then render feedback on the workers and `summarize` here meanwhile; the progress bar moves as
-    submissions are recorded."""
+def _run_steps(assignment, root, students, outcomes, a, prepare, record, executed, workers, summarize, read_answers):
+    """Prepare each submission here (and `read_answers` of it), run it on the workers, record each
+    result as it comes back, then render feedback on the workers and `summarize` here meanwhile;
+    the progress bar moves as submissions are recorded."""
     submitted = root / "submitted"
     with progress_bar(f"grading {assignment}", len(students)) as advance:
         running = {}
@@ -187,6 +194,7 @@ def _run_steps(assignment, root, students, outcomes, a, prepare, record, execute
                 outcome.seconds["prepare"] = time.perf_counter() - started
                 if result["success"]:
                     task = pool.task(root, assignment, student)
+                    read_answers(outcome, task.notebook)
                     (executed / student).mkdir(parents=True, exist_ok=True)
                     (executed / student / f"{assignment}.prepared.ipynb").write_text(task.notebook)
                     running[workers.run(task)] = student

@@ -4,7 +4,9 @@ Each NN_name.py defines SUBMISSIONS = {student: {"answers": ..., "scores": ...}}
 solution cell's grade id to the whole source the student wrote in it (solution cells not listed
 keep the source notebook's solution), "scores" maps every grade cell id to the exact points that
 submission must get, and an optional "feedback" lists phrases that student's feedback must show
-(what the checks and the gradient doctor told them). The round trip adds two submissions of its own to every notebook: "correct"
+(what the checks and the gradient doctor told them), and an optional "reaches" the words of each flag the
+grader's reading of the answers must raise (tests/test_tampering.py), for a submission that reaches for the
+grading machinery on purpose. The round trip adds two submissions of its own to every notebook: "correct"
 (the source's solutions, full marks) and "blank" (the release stubs, no points).
 """
 import nbformat
