@@ -98,6 +98,8 @@ KEYS = {
     # Exercise 2
     "expected_round_square_straight_through": straight_through(np.round, lambda y: y ** 2),
     "expected_floor_sin_straight_through": straight_through(np.floor, np.sin),
+    "expected_soft_round_square_straight_through": straight_through(
+        lambda t: t - np.sin(2 * np.pi * t) / (2 * np.pi), lambda y: y ** 2),
     "expected_quarter_linear_straight_through": straight_through(lambda t: np.round(4 * t) / 4, lambda y: 3 * y),
     "expected_clipped_weighted_straight_through": straight_through(
         lambda t: np.clip(np.round(t), -1.0, 1.0), lambda y, w: w * y ** 2, RNG.normal(size=(5, 6))),

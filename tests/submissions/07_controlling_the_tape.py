@@ -208,7 +208,7 @@ SUBMISSIONS = {
         "feedback": ["the loss after the step, not before it"],
     },
     # Wrong: the head's gradient worked out by hand for a linear head (no tape): the numbers are right,
-    # TapeCalls refuses it; the encoder is left alone, so that cell passes. The same for Ex 4.
+    # the checks refuse it (no tape was asked), in both cells of Ex 3 (each checks the step is the tape's). The same for Ex 4.
     "gradients_by_hand": {
         "answers": {
             P + "head_step": '''def train_head_step(encoder, head, x, y, learning_rate):
@@ -332,5 +332,127 @@ def semi_gradient_td_step(q_net, states, actions, rewards, next_states, gamma, l
 ''',
         },
         "scores": scores(),
+    },
+
+    # Correct, written another way: encoder.trainable = False for the step, set back to True before returning
+    # (the prompt allows it). Wrong: quantize(x) + x - tf.stop_gradient(x), which keeps the quantizer's own
+    # gradient: right for tf.round and tf.floor (gradient None), wrong for the smooth rounding.
+    "trainable_false_restored_and_quantizer_gradient_kept": {
+        "answers": {
+            P + "straight_through": '''def straight_through(quantize, x):
+    return quantize(x) + x - tf.stop_gradient(x)
+''',
+            P + "head_step": '''def train_head_step(encoder, head, x, y, learning_rate):
+    encoder.trainable = False
+    try:
+        variables = encoder.trainable_variables + head.trainable_variables   # the head's only, for now
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean((head(encoder(x)) - y) ** 2)
+        for variable, grad in zip(variables, tape.gradient(loss, variables)):
+            variable.assign_sub(learning_rate * grad)
+    finally:
+        encoder.trainable = True
+    return loss
+''',
+        },
+        "scores": scores(straight_through_other=0),
+        "feedback": ["the quantizer's own gradient was added to the 1"],
+    },
+    # Shortcut: a closed form after a throwaway tape call. Ex 1 (the checks' tape differentiates the result): f'
+    # by central differences in float64, carried by a linear term; Ex 3 and Ex 4: the step worked out in NumPy
+    # for the linear head and Q-network. Every number is right, but the checks' f with a gradient only a tape
+    # knows (Ex 1) and the re-run with the tape's gradients shifted (Ex 3, Ex 4) see that none is the tape's.
+    # Ex 2 keeps the right solution: the student's part of a straight-through estimator is the constant
+    # derivative 1 (the checks' own tape does the rest), so there is no result of a tape to replace by a formula;
+    # any construction with the value quantize(x) and the gradient 1 is a straight-through estimator.
+    "closed_form_after_a_throwaway_tape_call": {
+        "answers": {
+            P + "frozen_factor": '''def frozen_factor_product(f, g, x):
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        fx = f(x)
+    tape.gradient(fx, x)                          # asked, then dropped
+    wide, h = tf.cast(x, tf.float64), 1e-5
+    slope = tf.cast((f(wide + h) - f(wide - h)) / (2 * h), x.dtype)   # central differences
+    gx = tf.stop_gradient(g(x))
+    return tf.stop_gradient(fx * gx) + (x - tf.stop_gradient(x)) * tf.stop_gradient(slope * gx)
+''',
+            P + "head_step": '''def train_head_step(encoder, head, x, y, learning_rate):
+    features = tf.stop_gradient(encoder(x))
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean((head(features) - y) ** 2)
+    tape.gradient(loss, head.trainable_variables)     # asked, then dropped
+    h = np.asarray(features, dtype=np.float64)
+    w, b = (np.asarray(v, dtype=np.float64) for v in head.get_weights())
+    residual = h @ w + b - np.asarray(y, dtype=np.float64)
+    n = residual.size
+    head.set_weights([w - learning_rate * 2 / n * h.T @ residual, b - learning_rate * 2 / n * residual.sum(axis=0)])
+    return loss
+''',
+            P + "td_step": '''def semi_gradient_td_step(q_net, states, actions, rewards, next_states, gamma, learning_rate):
+    with tf.GradientTape() as tape:
+        target = tf.stop_gradient(rewards + gamma * tf.reduce_max(q_net(next_states), axis=1))
+        loss = tf.reduce_mean((tf.gather(q_net(states), actions, batch_dims=1) - target) ** 2)
+    tape.gradient(loss, q_net.trainable_variables)    # asked, then dropped
+    s, s_next, r = (np.asarray(v, dtype=np.float64) for v in (states, next_states, rewards))
+    a = np.asarray(actions)
+    w, b = (np.asarray(v, dtype=np.float64) for v in q_net.get_weights())
+    n = len(a)
+    delta = (s @ w + b)[np.arange(n), a] - (r + gamma * np.max(s_next @ w + b, axis=1))
+    weighted = delta[:, None] * np.eye(w.shape[1])[a]
+    q_net.set_weights([w - learning_rate * 2 / n * s.T @ weighted, b - learning_rate * 2 / n * weighted.sum(axis=0)])
+    return loss
+''',
+        },
+        "scores": scores(frozen_factor_sin_exp=0, frozen_factor_other=0, head_step_update=0,
+                         head_step_encoder_frozen=0, td_step_update=0, td_step_terminal_free=0),
+        "feedback": ["the gradient did not come from the tape differentiating f", "they do not come from the tape"],
+    },
+    # Shortcut: the tape's gradient of another function (0 · the right one) plus the closed form. Ex 1: the checks'
+    # tape goes through 0·f(x)·g(x), the gradient is a difference quotient of f; Ex 3 and Ex 4: the tape's gradient
+    # of 0·L plus the gradient worked out by hand, in TensorFlow. Ex 2 keeps the right solution (see above).
+    "tape_of_another_function_plus_the_closed_form": {
+        "answers": {
+            P + "frozen_factor": '''def frozen_factor_product(f, g, x):
+    fx = f(x)
+    gx = tf.stop_gradient(g(x))
+    wide, h = tf.cast(x, tf.float64), 1e-5
+    slope = tf.cast((f(wide + h) - f(wide - h)) / (2 * h), x.dtype)
+    return 0 * fx * gx + tf.stop_gradient(fx * gx) + (x - tf.stop_gradient(x)) * tf.stop_gradient(slope * gx)
+''',
+            P + "head_step": '''def train_head_step(encoder, head, x, y, learning_rate):
+    features = tf.stop_gradient(encoder(x))
+    kernel, bias = head.trainable_variables
+    with tf.GradientTape() as tape:
+        residual = head(features) - y
+        loss = tf.reduce_mean(residual ** 2)
+        zero = 0 * loss
+    kernel_grad, bias_grad = tape.gradient(zero, [kernel, bias])
+    n = tf.cast(tf.size(residual), residual.dtype)
+    kernel.assign_sub(learning_rate * (kernel_grad + 2 / n * tf.matmul(features, residual, transpose_a=True)))
+    bias.assign_sub(learning_rate * (bias_grad + 2 / n * tf.reduce_sum(residual, axis=0)))
+    return loss
+''',
+            P + "td_step": '''def semi_gradient_td_step(q_net, states, actions, rewards, next_states, gamma, learning_rate):
+    states = tf.convert_to_tensor(states)
+    target = tf.stop_gradient(rewards + gamma * tf.reduce_max(q_net(next_states), axis=1))
+    kernel, bias = q_net.trainable_variables
+    with tf.GradientTape() as tape:
+        q = q_net(states)
+        onehot = tf.one_hot(actions, q.shape[1], dtype=q.dtype)
+        delta = tf.reduce_sum(q * onehot, axis=1) - target
+        loss = tf.reduce_mean(delta ** 2)
+        zero = 0 * loss
+    kernel_grad, bias_grad = tape.gradient(zero, [kernel, bias])
+    n = tf.cast(tf.size(delta), q.dtype)
+    weighted = delta[:, None] * onehot
+    kernel.assign_sub(learning_rate * (kernel_grad + 2 / n * tf.matmul(states, weighted, transpose_a=True)))
+    bias.assign_sub(learning_rate * (bias_grad + 2 / n * tf.reduce_sum(weighted, axis=0)))
+    return loss
+''',
+        },
+        "scores": scores(frozen_factor_sin_exp=0, frozen_factor_other=0, head_step_update=0,
+                         head_step_encoder_frozen=0, td_step_update=0, td_step_terminal_free=0),
+        "feedback": ["they do not come from the tape"],
     },
 }

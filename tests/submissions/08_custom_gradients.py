@@ -316,4 +316,116 @@ def find_wrong_gradients(candidates, x):
         },
         "scores": scores(),
     },
+
+    # Shortcut: a closed form after a throwaway call. Ex 1: the slope is a central difference of f, from the same
+    # single call of f that gives the value (f evaluated on x, x + h and x - h stacked), and df is called and
+    # dropped: every count is met and every number right, but the checks' df that is not f's derivative shows
+    # that the gradient is not made of df's numbers.
+    # Ex 2, 3 and 4 keep the right solutions: there the tape is the checks' own, and the student's grad_fn receives
+    # the tape's upstream and must transform it (-λ·upstream, clip_by_norm(upstream)); a formula written elsewhere
+    # never sees the upstream, so it cannot stand in for the backward pass (the correct stop_gradient form of the
+    # reversal is the same gradient, not a shortcut). Ex 4's answer is a verdict on a tape's Jacobian: replacing it
+    # by a formula or a second difference quotient sees no wrong gradient at all, which the checks already fail.
+    "closed_form_after_a_throwaway_tape_call": {
+        "answers": {
+            P + "numpy": '''def with_gradient(f, df):
+    def value_and_slope(a):
+        wide, h = a.astype(np.float64), 1e-5
+        values = f(np.stack([wide, wide + h, wide - h]))          # one call of f
+        return values[0].astype(a.dtype), ((values[1] - values[2]) / (2 * h)).astype(a.dtype)
+
+    @tf.custom_gradient
+    def g(x):
+        value, slope = tf.numpy_function(value_and_slope, [x], [x.dtype, x.dtype])
+        value, slope = tf.reshape(value, tf.shape(x)), tf.reshape(slope, tf.shape(x))
+
+        def grad_fn(upstream):
+            tf.numpy_function(df, [x], x.dtype)                   # asked, then dropped
+            return upstream * slope
+
+        return value, grad_fn
+
+    return g
+''',
+        },
+        "scores": scores(numpy_values_and_gradient=0, numpy_composed=0),
+        "feedback": ["it is not made of the df you were given"],
+    },
+    # Shortcut: df's slope times 0 plus the closed form (Ex 1): upstream · (0 · df(x) + a difference quotient of f).
+    # Ex 2, 3 and 4 keep the right solutions (see the submission above).
+    "tape_of_another_function_plus_the_closed_form": {
+        "answers": {
+            P + "numpy": '''def with_gradient(f, df):
+    def value_and_slope(a):
+        wide, h = a.astype(np.float64), 1e-5
+        values = f(np.stack([wide, wide + h, wide - h]))
+        return values[0].astype(a.dtype), ((values[1] - values[2]) / (2 * h)).astype(a.dtype)
+
+    @tf.custom_gradient
+    def g(x):
+        value, slope = tf.numpy_function(value_and_slope, [x], [x.dtype, x.dtype])
+        value, slope = tf.reshape(value, tf.shape(x)), tf.reshape(slope, tf.shape(x))
+
+        def grad_fn(upstream):
+            given = tf.reshape(tf.numpy_function(df, [x], x.dtype), tf.shape(x))
+            return upstream * (0 * given + slope)
+
+        return value, grad_fn
+
+    return g
+''',
+        },
+        "scores": scores(numpy_values_and_gradient=0, numpy_composed=0),
+        "feedback": ["it is not made of the df you were given"],
+    },
+    # Shortcut: the bug read off the candidate functions (their defaults, closures and wrapped functions) instead
+    # of checking their gradients. The candidates hold numbers only, so no label is found and the wrong ones are missed.
+    "reads_the_candidates_labels": {
+        "answers": {
+            P + "checker": '''def find_wrong_gradients(candidates, x):
+    def labels(obj, depth=0):
+        if isinstance(obj, str):
+            return {obj}
+        if obj is None or depth > 5:
+            return set()
+        inner = list(getattr(obj, "__defaults__", None) or ())
+        for cell in getattr(obj, "__closure__", None) or ():
+            try:
+                inner.append(cell.cell_contents)
+            except ValueError:   # an empty cell
+                pass
+        inner.append(getattr(obj, "__wrapped__", None))
+        if isinstance(obj, (tuple, list)):
+            inner += list(obj)
+        found = set()
+        for item in inner:
+            found |= labels(item, depth + 1)
+        return found
+    return [name for name, function in candidates.items() if labels(function) & {"sign", "factor", "upstream"}]
+''',
+        },
+        "scores": scores(checker_found=0),
+        "feedback": ["was missed"],
+    },
+    # Wrong: g computed in float32 whatever the dtype of x (the prompt asks for x's dtype).
+    "float32_throughout": {
+        "answers": {
+            P + "numpy": '''def with_gradient(f, df):
+    @tf.custom_gradient
+    def g(x):
+        x32 = tf.cast(x, tf.float32)
+        y = tf.reshape(tf.numpy_function(lambda a: f(a).astype(np.float32), [x32], tf.float32), tf.shape(x))
+
+        def grad_fn(upstream):
+            slope = tf.reshape(tf.numpy_function(lambda a: df(a).astype(np.float32), [x32], tf.float32), tf.shape(x))
+            return tf.cast(upstream * tf.cast(slope, upstream.dtype), x.dtype)
+
+        return y, grad_fn
+
+    return g
+''',
+        },
+        "scores": scores(numpy_values_and_gradient=0, numpy_composed=0),
+        "feedback": ["for a float64 x: return x's dtype"],
+    },
 }
