@@ -33,6 +33,7 @@ WAYS_IN = {  # an answer cell's source, and the words the flag on its line must 
     "frames": ("import sys\ncaller = sys._getframe(1).f_globals", "frames"),
     "inspect": ("import inspect\nframe = inspect.currentframe().f_back", "frames"),
     "a function's defaults": ("def read(fn):\n    return fn.__defaults__", "frames or the insides of functions"),
+    "a closure by name": ("def read(fn):\n    return getattr(fn, '__closure__', None)", "frames or the insides of functions"),
     "gc": ("import gc\nkeys = gc.get_referrers(check_close)", "frames or the insides of functions"),
     "builtins": ("import builtins\nbuiltins.print = None", "names wholesale"),
     "exec": ("exec('np.allclose = print')", "built while it runs"),

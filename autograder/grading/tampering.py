@@ -128,6 +128,12 @@ class _Reader(ast.NodeVisitor):
             target = _root(node.args[0])
             if target in self.libraries or target in self.setup_names:
                 self.flag(node, f"changes {target}'s attributes, which the checks rely on")
+        if function in ("getattr", "setattr", "delattr", "hasattr") and len(node.args) > 1:
+            name = node.args[1].value if isinstance(node.args[1], ast.Constant) else None
+            if name in SHELL_PARTS:
+                self.flag(node, IPYTHON)
+            elif name in FRAME_PARTS:
+                self.flag(node, FRAMES)
         self.generic_visit(node)
 
     def visit_Import(self, node):

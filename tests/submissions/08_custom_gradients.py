@@ -406,6 +406,8 @@ def find_wrong_gradients(candidates, x):
         },
         "scores": scores(checker_found=0),
         "feedback": ["was missed"],
+        "reaches": ["line 7: `inner = list(getattr(obj, \"__defaults__\", None) or ())`",
+                    "line 8: `for cell in getattr(obj, \"__closure__\", None) or ():`"],
     },
     # Wrong: g computed in float32 whatever the dtype of x (the prompt asks for x's dtype).
     "float32_throughout": {
