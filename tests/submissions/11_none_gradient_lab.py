@@ -3,7 +3,7 @@
 Each entry: "answers" maps a solution cell's grade id to the whole source the student wrote in it
 (solution cells not listed keep the source notebook's solution); "scores" maps every grade cell id
 of the notebook to the exact points that submission must get.
-Grade cells and points: the causes of each exercise (leaving, watching, variables, dead_ends, nan, penalty)
+Grade cells and points: the causes of each exercise's excerpts (leaving, watching, variables, dead_ends, nan, penalty)
 1 each; fix01 1, fix02 1, fix03 2, fix04 1, fix05 1, fix06 2, fix07 1, fix08 1, fix09 2, fix10 1, fix11 2,
 fix12 2, fix13 1, fix14 2, fix15 1, fix16 2, fix17 1, fix18 1, fix19 1, fix20 2, fix21 1, fix22 3 (38 in all).
 """
@@ -23,16 +23,30 @@ def zero(*cells):
     return scores(**dict.fromkeys(cells, 0))
 
 
+DOCTOR_COPY = '''def copied_from_the_doctor(snippets, keys):
+    """What the gradient doctor names for each snippet, put in the excerpts' dict in order."""
+    causes = {}
+    for key, snippet in zip(keys, snippets):
+        with tape_doctor(report=False) as report:
+            try:
+                snippet()
+            except Exception:
+                pass
+        causes[key] = report.causes[0] if report.causes else ""
+    return causes
+'''
+
+
 SUBMISSIONS = {
-    # Correct, written other ways: the other defensible causes (argmax's integer output, the inner gradient as
-    # work outside the tape), persistent tapes, NumPy results, Variables instead of watch, an optimizer instead of
+    # Correct, written other ways: the other defensible cause (excerpt U's penalty, computed before the tape,
+    # as work outside the tape), persistent tapes, NumPy results, Variables instead of watch, an optimizer instead of
     # assign_sub, a tf.where-safe norm, a custom gradient for softplus, ZERO on the Keras Variables' underlying
     # tf.Variables, and Demo 4 with the seed's own shape (a penalty function given partial(critic, training=True)).
     "correct_other_ways": {
         "answers": {
-            P + "leaving_causes": 'causes_1 = dict([(1, "outside_tape"), (2, "left_tensorflow"), (3, "left_tensorflow")])\n',
-            P + "dead_ends_causes": 'causes_4 = {13: "not_differentiable", 14: "integer_dtype", 15: "stateful", 16: "stateful"}\n',
-            P + "penalty_causes": 'causes_6 = {20: "outside_tape", 21: "none_is_correct", 22: "watched_other_object"}\n',
+            P + "leaving_causes": 'causes_1 = dict([("A", "left_tensorflow"), ("B", "outside_tape"), ("C", "swapped")])\n',
+            P + "dead_ends_causes": 'causes_4 = {"P": "not_differentiable", "O": "not_differentiable", "N": "outside_tape", "M": "stateful"}\n',
+            P + "penalty_causes": 'causes_6 = {"T": "watched_other_object", "U": "outside_tape", "V": "not_watched"}\n',
             P + "fix01": '''def fixed_01(X, y, w, b):
     with tf.GradientTape(persistent=True) as tape:
         loss = tf.reduce_sum(tf.square(tf.linalg.matvec(X, w) + b - y))
@@ -225,7 +239,7 @@ def fixed_22(generator, critic, z, real, eps):
         "answers": {
             P + "leaving_causes": '''import logging
 import sys
-causes_1 = {1: "outside_tape", 2: "left_tensorflow", 3: "left_tensorflow"}
+causes_1 = {"A": "left_tensorflow", "B": "outside_tape", "C": "swapped"}
 print("debug: causes_1 =", causes_1, file=sys.stderr)
 logging.warning("causes named")
 ''',
@@ -286,12 +300,12 @@ def fixed_22(generator, critic, z, real, eps):
     # the fixes are right. Only the names' cells lose their points.
     "wrong_causes": {
         "answers": {
-            P + "leaving_causes": 'causes_1 = {1: "not_watched", 2: "not_differentiable", 3: "outside_tape"}\n',
-            P + "watching_causes": 'causes_2 = {4: "not_trainable", 5: "not_watched", 6: "watched_too_late", 7: "not_watched", 8: "not_differentiable"}\n',
-            P + "variables_causes": 'causes_3 = {9: "not_trainable", 10: "unused", 11: "wrong_variables", 12: "stateful"}\n',
-            P + "dead_ends_causes": 'causes_4 = {13: "integer_dtype", 14: "left_tensorflow", 15: "variable_replaced", 16: "left_tensorflow"}\n',
-            P + "nan_causes": 'causes_5 = {17: "nan_overflow", 18: "nan_at_zero", 19: "nan_at_zero"}\n',
-            P + "penalty_causes": 'causes_6 = {20: "not_watched", 21: "unused", 22: "not_watched"}\n',
+            P + "leaving_causes": 'causes_1 = {"A": "outside_tape", "B": "left_tensorflow", "C": "not_watched"}\n',
+            P + "watching_causes": 'causes_2 = {"D": "not_watched", "E": "not_trainable", "F": "not_watched", "G": "watched_other_object", "H": "not_differentiable"}\n',
+            P + "variables_causes": 'causes_3 = {"I": "wrong_variables", "J": "stateful", "K": "unused", "L": "wrong_variables"}\n',
+            P + "dead_ends_causes": 'causes_4 = {"M": "not_differentiable", "N": "not_differentiable", "O": "integer_dtype", "P": "integer_dtype"}\n',
+            P + "nan_causes": 'causes_5 = {"Q": "nan_at_zero", "R": "nan_overflow", "S": "nan_unsafe_where"}\n',
+            P + "penalty_causes": 'causes_6 = {"T": "watched_too_late", "U": "none_is_correct", "V": "watched_other_object"}\n',
         },
         "scores": zero(*ALL_CAUSES),
         "feedback": ['but that is not what breaks it'],
@@ -299,9 +313,9 @@ def fixed_22(generator, critic, z, real, eps):
     # Wrong: names that are not codes of the list, and a list instead of a dict (the visible checks fail).
     "causes_not_codes": {
         "answers": {
-            P + "leaving_causes": 'causes_1 = {1: "the loss is outside", 2: "numpy", 3: "predict"}\n',
-            P + "watching_causes": 'causes_2 = ["not_watched", "watched_too_late", "watched_other_object", "not_trainable", "integer_dtype"]\n',
-            P + "variables_causes": 'causes_3 = {9: "wrong_variables", 10: "wrong_variables", 11: "unused"}\n',
+            P + "leaving_causes": 'causes_1 = {"A": "numpy", "B": "the loss is outside", "C": "swapped arguments"}\n',
+            P + "watching_causes": 'causes_2 = ["integer_dtype", "not_watched", "not_trainable", "watched_too_late", "left_tensorflow"]\n',
+            P + "variables_causes": 'causes_3 = {"I": "unused", "J": "variable_replaced", "K": "wrong_variables"}\n',
         },
         "scores": zero("leaving_causes_named", "watching_causes_named", "variables_causes_named"),
     },
@@ -696,5 +710,18 @@ def fixed_22(generator, critic, z, real, eps):
 ''',
         },
         "scores": scores(**{f"fix{n:02d}_values": 0 for n in range(1, 22)}, fix22_linear=0),
+    },
+    # Wrong: the causes the gradient doctor names for each exercise's snippets, copied into the excerpts' dicts
+    # in order. The excerpts do not run, and their causes are not the snippets': no naming point.
+    "causes_copied_from_the_doctor": {
+        "answers": {
+            P + "leaving_causes": DOCTOR_COPY + 'causes_1 = copied_from_the_doctor([broken_01, broken_02, broken_03], "ABC")\n',
+            P + "watching_causes": DOCTOR_COPY + 'causes_2 = copied_from_the_doctor([broken_04, broken_05, broken_06, broken_07, broken_08], "DEFGH")\n',
+            P + "variables_causes": DOCTOR_COPY + 'causes_3 = copied_from_the_doctor([broken_09, broken_10, broken_11, broken_12], "IJKL")\n',
+            P + "dead_ends_causes": DOCTOR_COPY + 'causes_4 = copied_from_the_doctor([broken_13, broken_14, broken_15, broken_16], "MNOP")\n',
+            P + "nan_causes": DOCTOR_COPY + 'causes_5 = copied_from_the_doctor([broken_17, broken_18, broken_19], "QRS")\n',
+            P + "penalty_causes": DOCTOR_COPY + 'causes_6 = copied_from_the_doctor([broken_20, broken_21, broken_22], "TUV")\n',
+        },
+        "scores": zero(*ALL_CAUSES),
     },
 }
