@@ -286,6 +286,23 @@ def check_two_layer_critic(key):
     assert got[1] is None and got[3] is None
 
 
+def tanh_critic_gp(z, real, eps, Wg, bg, W1, b1, W2):
+    """gp = mean_i (‖∇ₓD(x̂_i)‖ - 1)² for D(x) = tanh(xW1 + b1)W2 + b2 at x̂ = eps·real + (1 - eps)·(z·Wg + bg)."""
+    x_hat = eps * real + (1 - eps) * (z @ Wg + bg)
+    slopes = ((1 - np.tanh(x_hat @ W1 + b1) ** 2) * W2[:, 0]) @ W1.T
+    return np.mean((np.linalg.norm(slopes, axis=1) - 1) ** 2)
+
+
+def check_tanh_critic_gp(key):
+    for n, k, d, m in [(5, 2, 2, 3), (4, 3, 2, 4)]:
+        args = [RNG.normal(size=(n, k)), RNG.normal(size=(n, d)), RNG.uniform(size=(n, 1)), RNG.normal(size=(k, d)),
+                RNG.normal(size=d), RNG.normal(size=(d, m)), RNG.normal(size=m), RNG.normal(size=(m, 1))]
+        got = key(*args)
+        assert len(got) == 4 and got[3] is None, "[dW1, db1, dW2, None]"
+        for entry, index, name in zip(got[:3], (5, 6, 7), ("dW1", "db1", "dW2")):
+            _close(entry, _numeric(tanh_critic_gp, args, index), name)
+
+
 GRID = np.linspace(-3.0, 3.0, 13)
 
 KEYS = {
@@ -343,4 +360,5 @@ KEYS = {
     "expected_tanh_critic_penalty_gradients": Custom(check_critic_penalty),
     "expected_linear_critic_penalty_gradients": Custom(check_linear_critic),
     "expected_two_layer_critic_penalty_gradients": Custom(check_two_layer_critic),
+    "expected_tanh_critic_gp_gradients": Custom(check_tanh_critic_gp),
 }

@@ -3,9 +3,10 @@
 Each entry: "answers" maps a solution cell's grade id to the whole source the student wrote in it
 (solution cells not listed keep the source notebook's solution); "scores" maps every grade cell id
 of the notebook to the exact points that submission must get.
-Grade cells and points: the causes of each exercise (leaving, watching, variables, dead_ends, nan, penalty)
-1 each; fix01 1, fix02 1, fix03 2, fix04 1, fix05 1, fix06 2, fix07 1, fix08 1, fix09 2, fix10 1, fix11 2,
-fix12 2, fix13 1, fix14 2, fix15 1, fix16 2, fix17 1, fix18 1, fix19 1, fix20 2, fix21 1, fix22 3 (38 in all).
+Grade cells and points: the causes of each exercise's excerpts (leaving, watching, variables, dead_ends, nan,
+penalty) 1 each; fix01 1, fix02 1, fix03 2, fix04 1, fix05 1, fix06 2, fix07 1, fix08 1, fix09 2, fix10 1, fix11 2,
+fix12 2, fix13 1, fix14 2, fix15 1, fix16 2, fix17 1, fix18 1, fix19 1, fix20 2, fix21 1, fix22_linear 1,
+fix22_tanh 2 (38 in all).
 """
 
 from . import scores_for
@@ -23,16 +24,292 @@ def zero(*cells):
     return scores(**dict.fromkeys(cells, 0))
 
 
+# Closed forms of every fix, for the two provenance shortcuts (written apart from the notebook's keys).
+CLOSED_FORMS = '''import numpy as _np
+
+
+def _f(v):
+    """A NumPy float64 copy of a tensor, Variable, array or number."""
+    return _np.asarray(v.numpy() if hasattr(v, "numpy") else v, dtype=_np.float64)
+
+
+def cf_01(X, y, w, b):
+    X, y, w, b = map(_f, (X, y, w, b))
+    r = X @ w + b - y
+    return [2 * X.T @ r, 2 * r.sum()]
+
+
+def cf_02(x):
+    x = _f(x)
+    return 2 * x / (1 + x ** 2)
+
+
+def cf_03(model, x, y):
+    W, b = map(_f, model.get_weights())
+    x, y = _f(x), _f(y)
+    out = x @ W + b
+    tanh = model.layers[-1].activation.__name__ == "tanh"
+    out = _np.tanh(out) if tanh else out
+    d_out = 2 * (out - y) / out.size
+    d_pre = d_out * (1 - out ** 2) if tanh else d_out
+    return [x.T @ d_pre, d_pre.sum(axis=0)]
+
+
+def cf_04(x):
+    x = _f(x)
+    return _np.sin(x) + x * _np.cos(x)
+
+
+def cf_05(x):
+    t = _np.tanh(2 * _f(x))
+    return 4 * t * (1 - t ** 2)
+
+
+def cf_06(critic, real, fake, eps):
+    real, fake, eps = map(_f, (real, fake, eps))
+    x_hat = eps * real + (1 - eps) * fake
+    if not hasattr(critic, "get_weights"):
+        return 2 * x_hat                                  # the checks' critic sum(x²)
+    w, b = map(_f, critic.get_weights())
+    score = _np.tanh(x_hat @ w + b)
+    return (1 - score ** 2) * w.T
+
+
+def cf_07(s, x):
+    s, x = _f(s), _f(x)
+    return float(_np.sum(x * 0.5 * (1 + _np.tanh(s * x / 2))))
+
+
+def cf_08(x):
+    return 3 * _f(x) ** 2
+
+
+def cf_09(model, x, y):
+    W1, b1, gamma, beta, mean, variance, W2, b2 = map(_f, model.get_weights())
+    x, y = _f(x), _f(y)
+    h = x @ W1 + b1
+    scale = _np.sqrt(variance + 1e-3)
+    z = gamma * (h - mean) / scale + beta
+    out = z @ W2 + b2
+    d_out = 2 * (out - y) / out.size
+    d_z = d_out @ W2.T
+    d_h = d_z * gamma / scale
+    return [x.T @ d_h, d_h.sum(axis=0), (d_z * (h - mean) / scale).sum(axis=0), d_z.sum(axis=0), z.T @ d_out, d_out.sum(axis=0)]
+
+
+def cf_10(model, x, y):
+    model(x)                                              # build it
+    W, b = map(_f, model.get_weights())
+    x, y = _f(x), _f(y)
+    d = -y * 0.5 * (1 + _np.tanh(-y * (x @ W + b) / 2)) / len(x)
+    return [x.T @ d, d.sum(axis=0)]
+
+
+def cf_11(model, x, y, y_aux):
+    W1, b1, W2, b2, W3, b3 = map(_f, model.get_weights())
+    x, y, y_aux = map(_f, (x, y, y_aux))
+    h = _np.tanh(x @ W1 + b1)
+    d_main = 2 * (h @ W2 + b2 - y) / y.size
+    d_aux = 2 * (h @ W3 + b3 - y_aux) / y_aux.size
+    d_pre = (d_main @ W2.T + d_aux @ W3.T) * (1 - h ** 2)
+    return [x.T @ d_pre, d_pre.sum(axis=0), h.T @ d_main, d_main.sum(axis=0), h.T @ d_aux, d_aux.sum(axis=0)]
+
+
+def cf_12_step(w, X, y):
+    X, y = _f(X), _f(y)
+    return X.T @ (X @ _f(w) - y)
+
+
+def cf_13(w, t):
+    return 2 * (_np.round(4 * _f(w)) / 4 - _f(t))
+
+
+def cf_14(logits, labels):
+    z, labels = _f(logits), _f(labels)
+    s = _np.exp(z - z.max(axis=1, keepdims=True))
+    s = s / s.sum(axis=1, keepdims=True)
+    k = _np.arange(z.shape[1], dtype=_np.float64)
+    E = s @ k
+    return (2 / len(z)) * (E - labels)[:, None] * s * (k - E[:, None])
+
+
+def cf_15(w, x):
+    w, x = _f(w), _f(x)
+    return 2 * (_np.dot(w, x) - 1) * x
+
+
+def cf_16(w, X, y):
+    w, X, y = map(_f, (w, X, y))
+    return 2 * X.T @ (X @ w - y) / len(y)
+
+
+def cf_17(x):
+    x = _f(x)
+    n = _np.sqrt(_np.sum(x ** 2, axis=1, keepdims=True))
+    return _np.divide(x, n, out=_np.zeros_like(x), where=n > 0)
+
+
+def cf_18(x):
+    x = _f(x)
+    return _np.where(x > 0, _np.log(_np.where(x > 0, x, 1.0)) + 1, 0.0)
+
+
+def cf_19(x):
+    return 0.5 * (1 + _np.tanh(_f(x) / 2))
+
+
+def cf_20(W, v, x):
+    W, v, x = map(_f, (W, v, x))
+    h = _np.tanh(x @ W)
+    a = 1 - h ** 2
+    u = a * v
+    g = u @ W.T
+    c = 2 * g / len(x)
+    q = c @ W
+    d_pre = a * (-2 * h * q * v)
+    return [c.T @ u + x.T @ d_pre, (q * a).sum(axis=0)]
+
+
+def _tanh_critic_penalty(x, W1, b1, W2, bias):
+    w2 = W2[:, 0]
+    h = _np.tanh(x @ W1 + b1)
+    a = 1 - h ** 2
+    u = a * w2
+    g = u @ W1.T
+    length = _np.sqrt(_np.sum(g ** 2, axis=1, keepdims=True))
+    c = 2 * (length - 1) * g / length / len(x)
+    q = c @ W1
+    d_pre = a * (-2 * h * q * w2)
+    return [c.T @ u + x.T @ d_pre, d_pre.sum(axis=0), (q * a).sum(axis=0)[:, None], bias]
+
+
+def cf_21(critic, x):
+    W1, b1, W2, b2 = map(_f, critic.get_weights())
+    return _tanh_critic_penalty(_f(x), W1, b1, W2, _np.zeros_like(b2))
+
+
+def cf_22(generator, critic, z, real, eps):
+    Wg, bg = map(_f, generator.get_weights())
+    x_hat = _f(eps) * _f(real) + (1 - _f(eps)) * (_f(z) @ Wg + bg)
+    layers = [layer for layer in critic.layers if layer.get_weights()]
+    weights = list(map(_f, critic.get_weights()))
+    if len(layers) == 1:
+        w = weights[0]
+        n = _np.linalg.norm(w)
+        return [2 * (n - 1) * w / n, None]
+    W1, b1, W2, b2 = weights
+    if layers[0].activation.__name__ == "tanh":
+        return _tanh_critic_penalty(x_hat, W1, b1, W2, None)
+    g = W1 @ W2
+    c = 2 * (_np.linalg.norm(g) - 1) * g / _np.linalg.norm(g)
+    return [c @ W2.T, None, W1.T @ c, None]
+'''
+
+THROWAWAY = CLOSED_FORMS + '''
+
+def asked_and_dropped(times=1):
+    """Ask a tape for a gradient (of something else), and drop what it returns."""
+    v = tf.Variable(1.0)
+    for _ in range(times):
+        with tf.GradientTape() as tape:
+            y = v * v
+        tape.gradient(y, v)
+'''
+
+OTHER = CLOSED_FORMS + '''
+
+def with_the_tape(closed):
+    """The tape's gradient of sum(v) (ones) for each entry, minus 1, plus the closed form: the numbers of the closed form."""
+    if closed is None:
+        return None
+    if isinstance(closed, list):
+        return [with_the_tape(entry) for entry in closed]
+    v = tf.Variable(_np.zeros(_np.shape(closed)))
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(v)
+    return tape.gradient(y, v).numpy() - 1.0 + closed
+'''
+
+SIGNATURES = {
+    1: "X, y, w, b", 2: "x", 3: "model, x, y", 4: "x", 5: "x", 6: "critic, real, fake, eps", 7: "s, x", 8: "x",
+    9: "model, x, y", 10: "model, x, y", 11: "model, x, y, y_aux", 12: "w, X, y, lr, steps", 13: "w, t",
+    14: "logits, labels", 15: "w, x, total", 16: "w, X, y, metric", 17: "x", 18: "x", 19: "x", 20: "W, v, x",
+    21: "critic, x", 22: "generator, critic, z, real, eps",
+}
+TWO_CALLS = {20, 21, 22}
+
+
+def body(n, style):
+    sig = SIGNATURES[n]
+    if n == 12:
+        if style == "throwaway":
+            return f'''def fixed_12({sig}):
+    gradients = []
+    for _ in range(steps):
+        asked_and_dropped()
+        g = cf_12_step(w, X, y)
+        gradients.append(g)
+        w.assign_sub(tf.constant(lr * g, w.dtype))
+    return gradients
+'''
+        return f'''def fixed_12({sig}):
+    gradients = []
+    for _ in range(steps):
+        g = cf_12_step(w, X, y)
+        gradients.append(with_the_tape(g))
+        w.assign_sub(tf.constant(lr * g, w.dtype))
+    return gradients
+'''
+    if n == 15:
+        call, pre = "cf_15(w, x)", "    total.assign_add(tf.reduce_sum(w * x))\n"
+    elif n == 16:
+        call, pre = "cf_16(w, X, y)", "    metric.update_state(y, tf.linalg.matvec(X, w))\n"
+    else:
+        call, pre = f"cf_{n:02d}({sig})", ""
+    if style == "other" and n in TWO_CALLS:
+        pre += "    with_the_tape(0.0)\n"
+    if style == "throwaway":
+        times = 2 if n in TWO_CALLS else 1
+        return f"def fixed_{n:02d}({sig}):\n{pre}    asked_and_dropped({times})\n    return {call}\n"
+    return f"def fixed_{n:02d}({sig}):\n{pre}    return with_the_tape({call})\n"
+
+
+def provenance_answers(style):
+    """Every fix: style "throwaway" asks a tape and drops its result, "other" adds the tape's result for another
+    function (ones, minus 1) to the closed form; either way the numbers are the closed form's."""
+    result = {}
+    for n in range(1, 23):
+        source = body(n, style)
+        if n == 1:
+            source = (THROWAWAY if style == "throwaway" else OTHER) + "\n\n" + source
+        result[P + f"fix{n:02d}"] = source
+    return result
+
+
+DOCTOR_COPY = '''def copied_from_the_doctor(snippets, keys):
+    """What the gradient doctor names for each snippet, put in the excerpts' dict in order."""
+    causes = {}
+    for key, snippet in zip(keys, snippets):
+        with tape_doctor(report=False) as report:
+            try:
+                snippet()
+            except Exception:
+                pass
+        causes[key] = report.causes[0] if report.causes else ""
+    return causes
+'''
+
+
 SUBMISSIONS = {
-    # Correct, written other ways: the other defensible causes (argmax's integer output, the inner gradient as
-    # work outside the tape), persistent tapes, NumPy results, Variables instead of watch, an optimizer instead of
+    # Correct, written other ways: the other defensible cause (excerpt U's penalty, computed before the tape,
+    # as work outside the tape), persistent tapes, NumPy results, Variables instead of watch, an optimizer instead of
     # assign_sub, a tf.where-safe norm, a custom gradient for softplus, ZERO on the Keras Variables' underlying
     # tf.Variables, and Demo 4 with the seed's own shape (a penalty function given partial(critic, training=True)).
     "correct_other_ways": {
         "answers": {
-            P + "leaving_causes": 'causes_1 = dict([(1, "outside_tape"), (2, "left_tensorflow"), (3, "left_tensorflow")])\n',
-            P + "dead_ends_causes": 'causes_4 = {13: "not_differentiable", 14: "integer_dtype", 15: "stateful", 16: "stateful"}\n',
-            P + "penalty_causes": 'causes_6 = {20: "outside_tape", 21: "none_is_correct", 22: "watched_other_object"}\n',
+            P + "leaving_causes": 'causes_1 = dict([("A", "left_tensorflow"), ("B", "outside_tape"), ("C", "swapped")])\n',
+            P + "dead_ends_causes": 'causes_4 = {"P": "not_differentiable", "O": "not_differentiable", "N": "outside_tape", "M": "stateful"}\n',
+            P + "penalty_causes": 'causes_6 = {"T": "watched_other_object", "U": "outside_tape", "V": "not_watched"}\n',
             P + "fix01": '''def fixed_01(X, y, w, b):
     with tf.GradientTape(persistent=True) as tape:
         loss = tf.reduce_sum(tf.square(tf.linalg.matvec(X, w) + b - y))
@@ -225,7 +502,7 @@ def fixed_22(generator, critic, z, real, eps):
         "answers": {
             P + "leaving_causes": '''import logging
 import sys
-causes_1 = {1: "outside_tape", 2: "left_tensorflow", 3: "left_tensorflow"}
+causes_1 = {"A": "left_tensorflow", "B": "outside_tape", "C": "swapped"}
 print("debug: causes_1 =", causes_1, file=sys.stderr)
 logging.warning("causes named")
 ''',
@@ -286,12 +563,12 @@ def fixed_22(generator, critic, z, real, eps):
     # the fixes are right. Only the names' cells lose their points.
     "wrong_causes": {
         "answers": {
-            P + "leaving_causes": 'causes_1 = {1: "not_watched", 2: "not_differentiable", 3: "outside_tape"}\n',
-            P + "watching_causes": 'causes_2 = {4: "not_trainable", 5: "not_watched", 6: "watched_too_late", 7: "not_watched", 8: "not_differentiable"}\n',
-            P + "variables_causes": 'causes_3 = {9: "not_trainable", 10: "unused", 11: "wrong_variables", 12: "stateful"}\n',
-            P + "dead_ends_causes": 'causes_4 = {13: "integer_dtype", 14: "left_tensorflow", 15: "variable_replaced", 16: "left_tensorflow"}\n',
-            P + "nan_causes": 'causes_5 = {17: "nan_overflow", 18: "nan_at_zero", 19: "nan_at_zero"}\n',
-            P + "penalty_causes": 'causes_6 = {20: "not_watched", 21: "unused", 22: "not_watched"}\n',
+            P + "leaving_causes": 'causes_1 = {"A": "outside_tape", "B": "left_tensorflow", "C": "not_watched"}\n',
+            P + "watching_causes": 'causes_2 = {"D": "not_watched", "E": "not_trainable", "F": "not_watched", "G": "watched_other_object", "H": "not_differentiable"}\n',
+            P + "variables_causes": 'causes_3 = {"I": "wrong_variables", "J": "stateful", "K": "unused", "L": "wrong_variables"}\n',
+            P + "dead_ends_causes": 'causes_4 = {"M": "not_differentiable", "N": "not_differentiable", "O": "integer_dtype", "P": "integer_dtype"}\n',
+            P + "nan_causes": 'causes_5 = {"Q": "nan_at_zero", "R": "nan_overflow", "S": "nan_unsafe_where"}\n',
+            P + "penalty_causes": 'causes_6 = {"T": "watched_too_late", "U": "none_is_correct", "V": "watched_other_object"}\n',
         },
         "scores": zero(*ALL_CAUSES),
         "feedback": ['but that is not what breaks it'],
@@ -299,9 +576,9 @@ def fixed_22(generator, critic, z, real, eps):
     # Wrong: names that are not codes of the list, and a list instead of a dict (the visible checks fail).
     "causes_not_codes": {
         "answers": {
-            P + "leaving_causes": 'causes_1 = {1: "the loss is outside", 2: "numpy", 3: "predict"}\n',
-            P + "watching_causes": 'causes_2 = ["not_watched", "watched_too_late", "watched_other_object", "not_trainable", "integer_dtype"]\n',
-            P + "variables_causes": 'causes_3 = {9: "wrong_variables", 10: "wrong_variables", 11: "unused"}\n',
+            P + "leaving_causes": 'causes_1 = {"A": "numpy", "B": "the loss is outside", "C": "swapped arguments"}\n',
+            P + "watching_causes": 'causes_2 = ["integer_dtype", "not_watched", "not_trainable", "watched_too_late", "left_tensorflow"]\n',
+            P + "variables_causes": 'causes_3 = {"I": "unused", "J": "variable_replaced", "K": "wrong_variables"}\n',
         },
         "scores": zero("leaving_causes_named", "watching_causes_named", "variables_causes_named"),
     },
@@ -400,7 +677,7 @@ def fixed_22(generator, critic, z, real, eps):
     return outer.gradient(gp, critic.trainable_variables)
 ''',
         },
-        "scores": zero("fix04_values", "fix05_values", "fix06_values", "fix22_linear"),
+        "scores": zero("fix04_values", "fix05_values", "fix06_values", "fix22_linear", "fix22_tanh"),
         "feedback": ['The gradient doctor looked at your tape code: x: tape.watch(x) came after x was used', 'the name was bound to a new tensor after watch'],
     },
     # Wrong: tf.stop_gradient in the wrong place. Fix 13 stops the w that should carry the gradient (the sign
@@ -563,7 +840,7 @@ def fixed_22(generator, critic, z, real, eps):
     return outer.gradient(gp, critic.trainable_parameters)
 ''',
         },
-        "scores": zero("fix20_values", "fix21_values", "fix22_linear"),
+        "scores": zero("fix20_values", "fix21_values", "fix22_linear", "fix22_tanh"),
         "feedback": ['the inner gradient was taken after the outer'],
     },
     "penalty_bias_as_zeros": {
@@ -581,10 +858,10 @@ def fixed_22(generator, critic, z, real, eps):
     return [tf.zeros_like(v) if g is None else g for g, v in zip(grads, critic.trainable_variables)]
 ''',
         },
-        "scores": zero("fix22_linear"),
+        "scores": zero("fix22_linear", "fix22_tanh"),
     },
-    # Wrong: closed forms worked out by hand, no tape. Their numbers pass the visible values, but TapeCalls
-    # (no gradient asked) fails each of these cells.
+    # Wrong: closed forms worked out by hand, no tape. Their numbers pass the visible values (fix 22's only for
+    # the linear critic), but the provenance check (no tape asked) fails each of these cells.
     "closed_forms_by_hand": {
         "answers": {
             P + "fix01": '''def fixed_01(X, y, w, b):
@@ -617,7 +894,7 @@ def fixed_22(generator, critic, z, real, eps):
 ''',
         },
         "scores": zero("fix01_values", "fix04_values", "fix08_values", "fix13_values", "fix17_values", "fix19_values",
-                       "fix22_linear"),
+                       "fix22_linear", "fix22_tanh"),
     },
     # Wrong: every fix returns what the matching answer key gives (keys refuse to run from student code).
     "calls_answer_keys": {
@@ -695,6 +972,66 @@ def fixed_22(generator, critic, z, real, eps):
     return expected_linear_critic_penalty_gradients(critic.get_weights()[0])
 ''',
         },
-        "scores": scores(**{f"fix{n:02d}_values": 0 for n in range(1, 22)}, fix22_linear=0),
+        "scores": scores(**{f"fix{n:02d}_values": 0 for n in range(1, 22)}, fix22_linear=0, fix22_tanh=0),
+    },
+    # Wrong: the causes the gradient doctor names for each exercise's snippets, copied into the excerpts' dicts
+    # in order. The excerpts do not run, and their causes are not the snippets': no naming point.
+    "causes_copied_from_the_doctor": {
+        "answers": {
+            P + "leaving_causes": DOCTOR_COPY + 'causes_1 = copied_from_the_doctor([broken_01, broken_02, broken_03], "ABC")\n',
+            P + "watching_causes": DOCTOR_COPY + 'causes_2 = copied_from_the_doctor([broken_04, broken_05, broken_06, broken_07, broken_08], "DEFGH")\n',
+            P + "variables_causes": DOCTOR_COPY + 'causes_3 = copied_from_the_doctor([broken_09, broken_10, broken_11, broken_12], "IJKL")\n',
+            P + "dead_ends_causes": DOCTOR_COPY + 'causes_4 = copied_from_the_doctor([broken_13, broken_14, broken_15, broken_16], "MNOP")\n',
+            P + "nan_causes": DOCTOR_COPY + 'causes_5 = copied_from_the_doctor([broken_17, broken_18, broken_19], "QRS")\n',
+            P + "penalty_causes": DOCTOR_COPY + 'causes_6 = copied_from_the_doctor([broken_20, broken_21, broken_22], "TUV")\n',
+        },
+        "scores": zero(*ALL_CAUSES),
+    },
+    # Wrong: fix 8 gives the right values, cast back to the input's integer dtype (the prompt asks for floats).
+    "fix08_cast_back_to_the_input_dtype": {
+        "answers": {
+            P + "fix08": '''def fixed_08(x):
+    x = tf.convert_to_tensor(x)
+    floats = tf.cast(x, tf.float32)
+    with tf.GradientTape() as tape:
+        tape.watch(floats)
+        y = tf.reduce_sum(floats ** 3)
+    return tf.cast(tape.gradient(y, floats), x.dtype)
+''',
+        },
+        "scores": zero("fix08_values"),
+        "feedback": ["is asked for as floats"],
+    },
+    # Wrong: fix 22 with the interpolates built on the wrong side (ε multiplies the fake samples). A linear
+    # critic's gradient is the same everywhere, so only the tanh critic tells.
+    "fix22_eps_on_the_fake_side": {
+        "answers": {
+            P + "fix22": '''def fixed_22(generator, critic, z, real, eps):
+    with tf.GradientTape() as outer:
+        fake = generator(z)
+        x_hat = eps * fake + (1.0 - eps) * real
+        with tf.GradientTape() as inner:
+            inner.watch(x_hat)
+            score = critic(x_hat)
+        g = inner.gradient(score, x_hat)
+        gp = tf.reduce_mean((tf.sqrt(tf.reduce_sum(g ** 2, axis=1) + 1e-12) - 1.0) ** 2)
+    return outer.gradient(gp, critic.trainable_variables)
+''',
+        },
+        "scores": zero("fix22_tanh"),
+        "feedback": ["ε multiplies the real samples"],
+    },
+    # Wrong: every fix asks a tape for a gradient, drops it, and returns the closed form; and every fix adds the
+    # tape's gradient of another function (ones, minus 1) to the closed form. The values pass, the provenance
+    # re-run (every tape result shifted) does not: no fix cell scores.
+    "closed_form_after_a_throwaway_tape_call": {
+        "answers": provenance_answers("throwaway"),
+        "scores": scores(**{f"fix{n:02d}_values": 0 for n in range(1, 22)}, fix22_linear=0, fix22_tanh=0),
+        "feedback": ["they do not come from the tape"],
+    },
+    "tape_of_another_function_plus_the_closed_form": {
+        "answers": provenance_answers("other"),
+        "scores": scores(**{f"fix{n:02d}_values": 0 for n in range(1, 22)}, fix22_linear=0, fix22_tanh=0),
+        "feedback": ["they do not come from the tape"],
     },
 }
