@@ -629,3 +629,17 @@ def test_check_from_tape_explains_an_error_raised_in_the_re_run():
         return _slope_plain(x)
     with pytest.raises(CheckFailed, match="fragile raised ValueError \\(not the slope I expected\\) when the checks ran it again"):
         checks.check_from_tape(lambda: fragile(1.0), "fragile")
+
+
+def test_check_causes_says_which_entry_is_missing_unknown_or_wrong():
+    expected = {"A": "outside_tape", "B": {"inner_gradient_outside", "outside_tape"}}
+    checks.check_causes({"A": "outside_tape", "B": "inner_gradient_outside"}, expected, "causes_1")
+    checks.check_causes({"A": "outside_tape", "B": "outside_tape"}, ["A", "B"], "causes_1")
+    with pytest.raises(CheckFailed, match=r"causes_1\['B'\] has no cause yet"):
+        checks.check_causes({"A": "outside_tape", "B": ""}, expected, "causes_1")
+    with pytest.raises(CheckFailed, match=r"causes_1\['A'\]: 'tape' is not a cause of the list"):
+        checks.check_causes({"A": "tape", "B": "outside_tape"}, ["A", "B"], "causes_1")
+    with pytest.raises(CheckFailed, match=r"causes_1\['A'\]: you named 'not_watched' .* not what breaks it. Follow the path"):
+        checks.check_causes({"A": "not_watched", "B": "outside_tape"}, expected, "causes_1")
+    with pytest.raises(CheckFailed, match="causes_1 should be a dict"):
+        checks.check_causes(["outside_tape"], expected, "causes_1")

@@ -266,29 +266,29 @@ def as_sequence(result, length, what, entries, hint=""):
 
 
 def check_causes(answers, expected, what="causes"):
-    """Check the causes a student named, one code of CAUSES per snippet.
+    """Check the causes a student named, one code of CAUSES per snippet or excerpt.
 
     answers:  the student's {snippet: "code"}.
     expected: the snippets to answer (a list: only that each answer is a code of the list), or
               {snippet: "code"} (or a set of codes where several are right) to check the answers too.
     """
     if not isinstance(answers, dict):
-        raise CheckFailed(f"the {what} should be a dict {{snippet: cause}}, but it is {type(answers).__name__}.")
+        raise CheckFailed(f"{what} should be a dict {{snippet: cause}}, but it is {type(answers).__name__}.")
     for snippet in expected:
         answer = answers.get(snippet)
         if answer is None or answer == "":
-            raise CheckFailed(f"snippet {snippet!r} has no cause yet: give one code of the list (show_causes() prints it).")
+            raise CheckFailed(f"{what}[{snippet!r}] has no cause yet: give one code of the list (show_causes() prints it).")
         if answer not in CAUSES:
             codes = ", ".join(repr(code) for code in CAUSES)
-            raise CheckFailed(f"snippet {snippet!r}: {answer!r} is not a cause of the list. Use one of: {codes}.")
+            raise CheckFailed(f"{what}[{snippet!r}]: {answer!r} is not a cause of the list. Use one of: {codes}.")
     if not isinstance(expected, dict):
         return
     for snippet, right in expected.items():
         right = {right} if isinstance(right, str) else set(right)
         if answers[snippet] not in right:
-            raise CheckFailed(f"snippet {snippet!r}: you named {answers[snippet]!r} ({CAUSES[answers[snippet]].title}), "
-                              "but that is not what breaks it. Run it again and look at where the path from the "
-                              "source to the target is lost (for a NaN: at the first operation that makes an inf).")
+            raise CheckFailed(f"{what}[{snippet!r}]: you named {answers[snippet]!r} ({CAUSES[answers[snippet]].title}), "
+                              "but that is not what breaks it. Follow the path from the source to the target, line by "
+                              "line, and find the first place it is lost (for a NaN: the first operation that makes an inf).")
 
 
 # ---------------------------------------------------------------- what the student's code did
