@@ -643,3 +643,33 @@ def test_check_causes_says_which_entry_is_missing_unknown_or_wrong():
         checks.check_causes({"A": "not_watched", "B": "outside_tape"}, expected, "causes_1")
     with pytest.raises(CheckFailed, match="causes_1 should be a dict"):
         checks.check_causes(["outside_tape"], expected, "causes_1")
+
+
+def _descend(w, b, steps, lr=0.1):
+    """Gradient descent on L = sum((w·x + b)²) at x = (1, 2), asking a tape at every step."""
+    w, b = tf.Variable(np.asarray(w, dtype=np.float64)), tf.Variable(np.float64(b))
+    x = tf.constant([1.0, 2.0], tf.float64)
+    for _ in range(steps):
+        with tf.GradientTape() as tape:
+            loss = (tf.reduce_sum(w * x) + b) ** 2
+        grad_w, grad_b = tape.gradient(loss, [w, b])
+        w.assign_sub(lr * grad_w)
+        b.assign_sub(lr * grad_b)
+    return {"w": w.numpy(), "b": b.numpy()}
+
+
+def test_after_descent_follows_the_steps_a_tape_gave_and_not_a_formula():
+    start = {"w": [0.5, -0.25], "b": 0.1}
+    checks.check_from_tape(lambda: _descend(**start, steps=3), "descend", follows=checks.after_descent(start, 0.1),
+                           size=1e-3)
+
+    def by_hand(w, b, steps, lr=0.1):
+        _descend(w, b, 1)  # a tape is asked, but the steps are the formula's
+        w, b, x = np.asarray(w, dtype=np.float64), np.float64(b), np.array([1.0, 2.0])
+        for _ in range(steps):
+            s = w @ x + b
+            w, b = w - lr * 2 * s * x, b - lr * 2 * s
+        return {"w": w, "b": b}
+    with pytest.raises(CheckFailed, match="do not come from the tape"):
+        checks.check_from_tape(lambda: by_hand(**start, steps=3), "descend", follows=checks.after_descent(start, 0.1),
+                               size=1e-3)

@@ -493,6 +493,26 @@ def check_from_tape(compute, what, hint="", *, zeros_may_be_written=False, follo
             f"gives the same numbers without the tape). {hint}".strip())
 
 
+def after_descent(start, learning_rate):
+    """A `follows` for check_from_tape where the student's code takes gradient-descent steps.
+
+    start: {name: a weight's value before}, named as the answer names the weights after. Each weight
+    moves by -learning_rate times the gradients of its shape that the tapes returned, one call per
+    step (within a call, gradients of one shape go to the weights of that shape in the order given).
+    """
+    def follows(results):
+        after = {name: np.array(value, dtype=np.float64) for name, value in start.items()}
+        for _, arrays in results:
+            free = list(after)
+            for array in arrays:
+                name = next((name for name in free if after[name].shape == array.shape), None)
+                if name is not None:
+                    after[name] -= learning_rate * array
+                    free.remove(name)
+        return after
+    return follows
+
+
 def _follows_the_pool(value, name, what, returned, zeros_may_be_written):
     values = _to_numpy(value, f"{what}{name}").astype(np.float64)
     moved = _from_returned(values, returned)
