@@ -449,4 +449,149 @@ def gradients_or_zeros(loss_fn, params):
         },
         "scores": scores(xent_single=0, xent_batch=0),
     },
+    # Shortcut: the closed form after a throwaway tape call (central finite differences in float64 where the
+    # function is unknown): every count is met and every number is right, but none of them is the tape's.
+    "closed_form_after_a_throwaway_tape_call": {
+        "answers": {
+            P + "q": """def q_gradients(a, b, v=None):
+    a, b = tf.convert_to_tensor(a), tf.convert_to_tensor(b)
+    with tf.GradientTape() as tape:
+        tape.watch([a, b])
+        Q = 3 * a ** 3 - b ** 2
+    tape.gradient(Q, {"a": a, "b": b}, output_gradients=v)  # asked, then dropped
+    v = tf.ones_like(a) if v is None else tf.convert_to_tensor(v)
+    return {"a": 9 * a ** 2 * v, "b": -2 * b * v}
+""",
+            P + "vjp": """def vjp(f, x, v):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    tape.gradient(y, x, output_gradients=tf.convert_to_tensor(v))  # one call, as counted, then dropped
+    wide, weights, h = tf.cast(x, tf.float64), tf.cast(v, tf.float64), 1e-5
+    flat = tf.reshape(wide, [-1])
+    g = lambda t: tf.reduce_sum(weights * f(tf.reshape(t, x.shape)))
+    steps = h * tf.eye(flat.shape[0], dtype=tf.float64)
+    slopes = [(g(flat + steps[j]) - g(flat - steps[j])) / (2 * h) for j in range(flat.shape[0])]
+    return tf.cast(tf.reshape(tf.stack(slopes), x.shape), x.dtype)
+""",
+            P + "hidden": """def hidden_layer_gradients(W, x, w, t):
+    W, x, w, t = (tf.convert_to_tensor(value) for value in (W, x, w, t))
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        L = (tf.reduce_sum(w * tf.tanh(tf.linalg.matvec(W, x))) - t) ** 2
+    tape.gradient(L, x)
+    W, x, w, t = (value.numpy().astype(np.float64) for value in (W, x, w, t))
+    h = np.tanh(W @ x)
+    dL_dy = 2 * (w @ h - t)
+    return {"y": dL_dy, "h": dL_dy * w, "a": dL_dy * w * (1 - h ** 2)}
+""",
+            P + "xent": """def softmax_cross_entropy_grad(logits, labels):
+    logits = tf.convert_to_tensor(logits)
+    with tf.GradientTape() as tape:
+        tape.watch(logits)
+        losses = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+    tape.gradient(losses, logits)
+    return tf.nn.softmax(logits) - tf.one_hot(labels, depth=logits.shape[-1], dtype=logits.dtype)
+""",
+            P + "zeros": """def gradients_or_zeros(loss_fn, params):
+    with tf.GradientTape() as tape:
+        loss = loss_fn(params)
+    tape.gradient(loss, params, unconnected_gradients=tf.UnconnectedGradients.ZERO)
+
+    def central_difference(variable):
+        start = np.array(variable.numpy())
+        slope = np.zeros(start.shape)
+        h = 1e-2 if start.dtype == np.float32 else 1e-5
+        for index in np.ndindex(start.shape):
+            up, down = start.copy(), start.copy()
+            up[index] += h
+            down[index] -= h
+            variable.assign(up)
+            high = float(loss_fn(params))
+            variable.assign(down)
+            low = float(loss_fn(params))
+            slope[index] = (high - low) / (float(up[index]) - float(down[index]))
+        variable.assign(start)
+        return tf.constant(slope, dtype=variable.dtype)
+
+    return tf.nest.map_structure(central_difference, params)
+""",
+        },
+        "scores": scores(q_sum=0, q_weighted=0, vjp_elementwise=0, vjp_linear=0, vjp_softmax=0, hidden_example=0,
+                         hidden_random=0, xent_single=0, xent_batch=0, zeros_dict=0, zeros_list=0),
+        "feedback": ["they do not come from the tape"],
+    },
+    # Shortcut: the tape's gradient of another function (0 · the right one) plus the closed form.
+    "tape_of_another_function_plus_the_closed_form": {
+        "answers": {
+            P + "q": """def q_gradients(a, b, v=None):
+    a, b = tf.convert_to_tensor(a), tf.convert_to_tensor(b)
+    with tf.GradientTape() as tape:
+        tape.watch([a, b])
+        zero = 0 * (3 * a ** 3 - b ** 2)
+    grads = tape.gradient(zero, {"a": a, "b": b}, output_gradients=v)
+    v = tf.ones_like(a) if v is None else tf.convert_to_tensor(v)
+    return {"a": grads["a"] + 9 * a ** 2 * v, "b": grads["b"] - 2 * b * v}
+""",
+            P + "vjp": """def vjp(f, x, v):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        zero = 0 * f(x)
+    start = tape.gradient(zero, x, output_gradients=tf.convert_to_tensor(v))
+    wide, weights, h = tf.cast(x, tf.float64), tf.cast(v, tf.float64), 1e-5
+    flat = tf.reshape(wide, [-1])
+    g = lambda t: tf.reduce_sum(weights * f(tf.reshape(t, x.shape)))
+    steps = h * tf.eye(flat.shape[0], dtype=tf.float64)
+    slopes = [(g(flat + steps[j]) - g(flat - steps[j])) / (2 * h) for j in range(flat.shape[0])]
+    return start + tf.cast(tf.reshape(tf.stack(slopes), x.shape), x.dtype)
+""",
+            P + "hidden": """def hidden_layer_gradients(W, x, w, t):
+    W, x, w, t = (tf.convert_to_tensor(value) for value in (W, x, w, t))
+    with tf.GradientTape() as tape:
+        a = tf.linalg.matvec(W, x)
+        tape.watch(a)
+        h = tf.tanh(a)
+        y = tf.reduce_sum(w * h)
+        zero = 0 * (y - t) ** 2
+    grads = tape.gradient(zero, {"y": y, "h": h, "a": a})
+    dL_dy = 2 * (y - t)
+    return {"y": grads["y"] + dL_dy, "h": grads["h"] + dL_dy * w, "a": grads["a"] + dL_dy * w * (1 - h ** 2)}
+""",
+            P + "xent": """def softmax_cross_entropy_grad(logits, labels):
+    logits = tf.convert_to_tensor(logits)
+    with tf.GradientTape() as tape:
+        tape.watch(logits)
+        zero = 0 * tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+    start = tape.gradient(zero, logits)
+    return start + tf.nn.softmax(logits) - tf.one_hot(labels, depth=logits.shape[-1], dtype=logits.dtype)
+""",
+            P + "zeros": """def gradients_or_zeros(loss_fn, params):
+    with tf.GradientTape() as tape:
+        zero = 0 * loss_fn(params)
+    start = tape.gradient(zero, params, unconnected_gradients=tf.UnconnectedGradients.ZERO)
+
+    def central_difference(variable):
+        begin = np.array(variable.numpy())
+        slope = np.zeros(begin.shape)
+        h = 1e-2 if begin.dtype == np.float32 else 1e-5
+        for index in np.ndindex(begin.shape):
+            up, down = begin.copy(), begin.copy()
+            up[index] += h
+            down[index] -= h
+            variable.assign(up)
+            high = float(loss_fn(params))
+            variable.assign(down)
+            low = float(loss_fn(params))
+            slope[index] = (high - low) / (float(up[index]) - float(down[index]))
+        variable.assign(begin)
+        return tf.constant(slope, dtype=variable.dtype)
+
+    return tf.nest.map_structure(lambda grad, variable: grad + central_difference(variable), start, params)
+""",
+        },
+        "scores": scores(q_sum=0, q_weighted=0, vjp_elementwise=0, vjp_linear=0, vjp_softmax=0, hidden_example=0,
+                         hidden_random=0, xent_single=0, xent_batch=0, zeros_dict=0, zeros_list=0),
+    },
 }

@@ -15,6 +15,33 @@ scores = scores_for("03_persistent_tapes")
 ZERO = dict.fromkeys(["two_example", "two_grid", "seed_values", "seed_other", "all_three", "all_other_lists",
                       "table_seed", "table_other", "losses_linear", "losses_network"], 0.0)
 
+COMMON = """
+def _slope(g, x, h=1e-5):
+    # central differences of an elementwise g at x, in float64
+    x = tf.cast(x, tf.float64)
+    return (g(x + h) - g(x - h)) / (2 * h)
+"""
+BY_HAND = """
+
+def _by_hand(x, loss_fn, predictions, variables):
+    # the gradients of loss_fn(predictions) from dloss/dp (central differences: the losses are quadratic in p,
+    # so a step of 1 is exact) and the chain rule by hand, for the linear model and for the tanh network
+    p = predictions.numpy()
+    dp = np.zeros(p.shape)
+    for k in range(p.size):
+        step = np.zeros(p.shape, p.dtype)
+        step[k] = 1.0
+        dp[k] = (float(loss_fn(tf.constant(p + step))) - float(loss_fn(tf.constant(p - step)))) / 2
+    X = np.asarray(x, dtype=np.float64)
+    values = [np.asarray(v.numpy(), dtype=np.float64) for v in variables]
+    if len(values) == 2:
+        return [X.T @ dp, dp.sum()]
+    W, c, v, d = values
+    hidden = np.tanh(X @ W + c)
+    da = np.outer(dp, v) * (1 - hidden ** 2)
+    return [X.T @ da, da.sum(axis=0), hidden.T @ dp, dp.sum()]
+"""
+
 
 SUBMISSIONS = {
     # Correct, written another way: two tapes recording the same single forward pass (one tape per target;
@@ -460,5 +487,122 @@ def loss_gradients(forward, x, losses, variables):
 ''',
         },
         "scores": scores(losses_linear=0, losses_network=0),
+    },
+    # Shortcut: central differences in float64 of the computation behind the counter (forward.__wrapped__, so
+    # forward itself runs once) after a throwaway tape call; in Ex5 the chain rule by hand. Every count is met
+    # and every number is right, but none of them is the tape's.
+    "closed_form_after_a_throwaway_tape_call": {
+        "answers": {
+            "03_persistent_tapes_two": """def two_derivatives(forward, x):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        y, z = forward(x)
+    tape.gradient(y, x), tape.gradient(z, x)  # asked, then dropped
+    wrapped = forward.__wrapped__
+    return (tf.cast(_slope(lambda t: wrapped(t)[0], x), x.dtype), tf.cast(_slope(lambda t: wrapped(t)[1], x), x.dtype))
+""" + COMMON,
+            "03_persistent_tapes_seed": """def seed_gradients(forward, x, y):
+    x, y = tf.convert_to_tensor(x), tf.convert_to_tensor(y)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch([x, y])
+        z, m = forward(x, y)
+    tape.gradient(z, x), tape.gradient(m, y)
+    wrapped, wide_x, wide_y = forward.__wrapped__, tf.cast(x, tf.float64), tf.cast(y, tf.float64)
+    return (tf.cast(_slope(lambda t: wrapped(t, wide_y)[0], x), x.dtype),
+            tf.cast(_slope(lambda t: wrapped(wide_x, t)[1], y), y.dtype))
+""" + COMMON,
+            "03_persistent_tapes_all": """def derivatives_of_all(forward, x):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        targets = forward(x)
+    [tape.gradient(target, x) for target in targets]
+    wrapped = forward.__wrapped__
+    return [tf.cast(_slope(lambda t, i=i: wrapped(t)[i], x), x.dtype) for i in range(len(targets))]
+""" + COMMON,
+            "03_persistent_tapes_table": """def gradient_table(f, sources):
+    sources = [tf.convert_to_tensor(source) for source in sources]
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(sources)
+        targets = f(*sources)
+    asked = [tape.gradient(target, sources) for target in targets]  # kept only for where it is None
+    wide = [tf.cast(source, tf.float64) for source in sources]
+
+    def moved(j):
+        return lambda t: f.__wrapped__(*(t if k == j else s for k, s in enumerate(wide)))
+
+    return [[None if asked[i][j] is None else tf.cast(_slope(lambda t, i=i, j=j: moved(j)(t)[i], sources[j]), sources[j].dtype)
+             for j in range(len(sources))] for i in range(len(targets))]
+""" + COMMON,
+            "03_persistent_tapes_losses": """def loss_gradients(forward, x, losses, variables):
+    with tf.GradientTape(persistent=True) as tape:
+        predictions = forward(x)
+        values = {name: loss_fn(predictions) for name, loss_fn in losses.items()}
+    [tape.gradient(value, variables) for value in values.values()]  # asked, then dropped
+    return {name: _by_hand(x, loss_fn, predictions, variables) for name, loss_fn in losses.items()}
+""" + BY_HAND,
+        },
+        "scores": scores(**ZERO),
+        "feedback": ["they do not come from the tape"],
+    },
+    # Shortcut: the tape's gradient of another function (0 · the right one) plus the same central differences
+    # (the chain rule by hand in Ex5).
+    "tape_of_another_function_plus_the_closed_form": {
+        "answers": {
+            "03_persistent_tapes_two": """def two_derivatives(forward, x):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        y, z = forward(x)
+        zero_y, zero_z = 0 * y, 0 * z
+    wrapped = forward.__wrapped__
+    return (tape.gradient(zero_y, x) + tf.cast(_slope(lambda t: wrapped(t)[0], x), x.dtype),
+            tape.gradient(zero_z, x) + tf.cast(_slope(lambda t: wrapped(t)[1], x), x.dtype))
+""" + COMMON,
+            "03_persistent_tapes_seed": """def seed_gradients(forward, x, y):
+    x, y = tf.convert_to_tensor(x), tf.convert_to_tensor(y)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch([x, y])
+        z, m = forward(x, y)
+        zero_z, zero_m = 0 * z, 0 * m
+    wrapped, wide_x, wide_y = forward.__wrapped__, tf.cast(x, tf.float64), tf.cast(y, tf.float64)
+    return (tape.gradient(zero_z, x) + tf.cast(_slope(lambda t: wrapped(t, wide_y)[0], x), x.dtype),
+            tape.gradient(zero_m, y) + tf.cast(_slope(lambda t: wrapped(wide_x, t)[1], y), y.dtype))
+""" + COMMON,
+            "03_persistent_tapes_all": """def derivatives_of_all(forward, x):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        zeros = [0 * target for target in forward(x)]
+    wrapped = forward.__wrapped__
+    return [tape.gradient(zero, x) + tf.cast(_slope(lambda t, i=i: wrapped(t)[i], x), x.dtype)
+            for i, zero in enumerate(zeros)]
+""" + COMMON,
+            "03_persistent_tapes_table": """def gradient_table(f, sources):
+    sources = [tf.convert_to_tensor(source) for source in sources]
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(sources)
+        zeros = [0 * target for target in f(*sources)]
+    starts = [tape.gradient(zero, sources) for zero in zeros]
+    wide = [tf.cast(source, tf.float64) for source in sources]
+
+    def moved(j):
+        return lambda t: f.__wrapped__(*(t if k == j else s for k, s in enumerate(wide)))
+
+    return [[None if starts[i][j] is None else
+             starts[i][j] + tf.cast(_slope(lambda t, i=i, j=j: moved(j)(t)[i], sources[j]), sources[j].dtype)
+             for j in range(len(sources))] for i in range(len(zeros))]
+""" + COMMON,
+            "03_persistent_tapes_losses": """def loss_gradients(forward, x, losses, variables):
+    with tf.GradientTape(persistent=True) as tape:
+        predictions = forward(x)
+        zeros = {name: 0 * loss_fn(predictions) for name, loss_fn in losses.items()}
+    return {name: [start + by_hand for start, by_hand in zip(tape.gradient(zeros[name], variables),
+                                                           _by_hand(x, loss_fn, predictions, variables))]
+            for name, loss_fn in losses.items()}
+""" + BY_HAND,
+        },
+        "scores": scores(**ZERO),
     },
 }

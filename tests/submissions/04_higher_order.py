@@ -15,6 +15,17 @@ P = "04_higher_order_"
 
 scores = scores_for("04_higher_order")
 
+FD = """
+
+def _fd(f, x, n, h=None):
+    # the n-th central difference of an elementwise f at x, in float64 (f behind its counter, if any)
+    from math import comb
+    f = getattr(f, "__wrapped__", f)
+    x = tf.cast(tf.convert_to_tensor(x), tf.float64)
+    h = 10.0 ** (n - 6) if h is None else h
+    return sum((-1) ** k * comb(n, k) * f(x + (n / 2 - k) * h) for k in range(n + 1)) / h ** n
+"""
+
 
 SUBMISSIONS = {
     # Correct, written another way: one persistent tape whose gradient calls run inside its own block,
@@ -581,5 +592,140 @@ def nth_derivative(f, x, n):
 ''',
         },
         "scores": scores(),
+    },
+    # Shortcut: nested tapes asked as the counts demand (f called once), their results dropped; the answer
+    # central differences in float64 of the function behind the counter. Every count is met and every number
+    # is right, but none of them is the tapes'.
+    "closed_form_after_a_throwaway_tape_call": {
+        "answers": {
+            P + "second": """def second_derivative(f, x):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = f(x)
+        dy_dx = inner.gradient(y, x)
+    outer.gradient(dy_dx, x)  # asked, then dropped
+    return tf.cast(_fd(f, x, 2), x.dtype)
+""" + FD,
+            P + "mixed": """def mixed_partial(f, x, y):
+    x, y = tf.convert_to_tensor(x), tf.convert_to_tensor(y)
+    with tf.GradientTape() as outer:
+        outer.watch(y)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            z = f(x, y)
+        dz_dx = inner.gradient(z, x)
+    outer.gradient(dz_dx, y)
+    g = getattr(f, "__wrapped__", f)
+    wide_x, wide_y, h = tf.cast(x, tf.float64), tf.cast(y, tf.float64), 1e-4
+    first = (g(wide_x + h, wide_y) - g(wide_x - h, wide_y)) / (2 * h)
+    mixed = (g(wide_x + h, wide_y + h) - g(wide_x + h, wide_y - h) - g(wide_x - h, wide_y + h)
+             + g(wide_x - h, wide_y - h)) / (4 * h * h)
+    return tf.cast(first, x.dtype), tf.cast(mixed, x.dtype)
+""",
+            P + "motion": """def speed_and_acceleration(position, t):
+    t = tf.convert_to_tensor(t)
+    with tf.GradientTape() as outer:
+        outer.watch(t)
+        with tf.GradientTape() as inner:
+            inner.watch(t)
+            s = position(t)
+        v = inner.gradient(s, t)
+    outer.gradient(v, t, unconnected_gradients=tf.UnconnectedGradients.ZERO)
+    return tf.cast(_fd(position, t, 1), t.dtype), tf.cast(_fd(position, t, 2), t.dtype)
+""" + FD,
+            P + "residual": """def ode_residual(u, x):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            u_x = u(x)
+        du_dx = inner.gradient(u_x, x)
+    outer.gradient(du_dx, x)
+    return tf.cast(_fd(u, x, 2), x.dtype) + np.pi ** 2 * u_x
+""" + FD,
+            P + "nth": """def nth_derivative(f, x, n):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        d = f(x)
+        for _ in range(n):
+            d = tape.gradient(d, x)  # n calls, as counted, then dropped
+    return tf.cast(_fd(f, x, n), x.dtype)
+""" + FD,
+        },
+        "scores": scores(second_tanh=0, second_other_functions=0, mixed_seed=0, mixed_other_functions=0,
+                         motion_free_fall=0, motion_other=0, motion_uniform=0, residual_solutions=0, residual_other=0,
+                         nth_sin=0, nth_other_functions=0),
+        "feedback": ["they do not come from the tape"],
+    },
+    # Shortcut: the nested tapes' derivatives of another function (0 · f) plus the same central differences.
+    "tape_of_another_function_plus_the_closed_form": {
+        "answers": {
+            P + "second": """def second_derivative(f, x):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            zero = 0 * f(x)
+        first = inner.gradient(zero, x)
+    return outer.gradient(first, x) + tf.cast(_fd(f, x, 2), x.dtype)
+""" + FD,
+            P + "mixed": """def mixed_partial(f, x, y):
+    x, y = tf.convert_to_tensor(x), tf.convert_to_tensor(y)
+    with tf.GradientTape() as outer:
+        outer.watch(y)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            zero = 0 * f(x, y)
+        start = inner.gradient(zero, x)
+    second = outer.gradient(start, y)
+    g = getattr(f, "__wrapped__", f)
+    wide_x, wide_y, h = tf.cast(x, tf.float64), tf.cast(y, tf.float64), 1e-4
+    first = (g(wide_x + h, wide_y) - g(wide_x - h, wide_y)) / (2 * h)
+    mixed = (g(wide_x + h, wide_y + h) - g(wide_x + h, wide_y - h) - g(wide_x - h, wide_y + h)
+             + g(wide_x - h, wide_y - h)) / (4 * h * h)
+    return start + tf.cast(first, x.dtype), second + tf.cast(mixed, x.dtype)
+""",
+            P + "motion": """def speed_and_acceleration(position, t):
+    t = tf.convert_to_tensor(t)
+    with tf.GradientTape() as outer:
+        outer.watch(t)
+        with tf.GradientTape() as inner:
+            inner.watch(t)
+            zero = 0 * position(t)
+        v = inner.gradient(zero, t)
+    a = outer.gradient(v, t, unconnected_gradients=tf.UnconnectedGradients.ZERO)
+    return v + tf.cast(_fd(position, t, 1), t.dtype), a + tf.cast(_fd(position, t, 2), t.dtype)
+""" + FD,
+            P + "residual": """def ode_residual(u, x):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            u_x = u(x)
+            zero = 0 * u_x
+        first = inner.gradient(zero, x)
+    second = outer.gradient(first, x, unconnected_gradients=tf.UnconnectedGradients.ZERO)
+    return second + tf.cast(_fd(u, x, 2), x.dtype) + np.pi ** 2 * u_x
+""" + FD,
+            P + "nth": """def nth_derivative(f, x, n):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        d = 0 * f(x)
+        for _ in range(n):
+            d = tape.gradient(d, x, unconnected_gradients=tf.UnconnectedGradients.ZERO)
+    return d + tf.cast(_fd(f, x, n), x.dtype)
+""" + FD,
+        },
+        "scores": scores(second_tanh=0, second_other_functions=0, mixed_seed=0, mixed_other_functions=0,
+                         motion_free_fall=0, motion_other=0, motion_uniform=0, residual_solutions=0, residual_other=0,
+                         nth_sin=0, nth_other_functions=0),
     },
 }
