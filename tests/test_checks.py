@@ -234,6 +234,7 @@ def test_counted_counts_calls_and_keeps_the_name():
     f = checks.Counted(tf.sin)
     f(tf.constant(1.0)), f(tf.constant(2.0))
     assert f.calls == 2 and f.__name__ == "sin"
+    assert not hasattr(f, "__wrapped__") and not hasattr(f, "function")  # nothing to call uncounted by the book
     with pytest.raises(CheckFailed, match="two_derivatives ran sin 2 times, but the exercise allows 1: record once"):
         checks.check_calls(f, "two_derivatives", calls=1)
     checks.check_calls(f, "it", calls=2)
@@ -393,9 +394,10 @@ def _tape_of_zero_plus_closed_form_in_a_dict(x):
     (lambda: _closed_form_after_a_throwaway_call(3.0), r"do not come from the tape: it\."),
     (lambda: _another_function_plus_the_closed_form(3.0), r"do not come from the tape: it\."),
     (lambda: _closed_form_times_a_trivial_gradient(3.0), r"do not come from the tape: it\."),
-    (lambda: _tape_of_zero_plus_closed_form_in_a_dict(3.0), r"do not come from the tape: w\."),
+    (lambda: _tape_of_zero_plus_closed_form_in_a_dict(3.0), r"do not come from the tape: it\['w'\]\."),
+    (lambda: {"at 3.0 (labelled)": _closed_form_after_a_throwaway_call(3.0)}, r"do not come from the tape: at 3.0 \(labelled\)\."),
     (lambda: [_slope_plain(1.0), _closed_form_after_a_throwaway_call(2.0)], r"do not come from the tape: it\[1\]\."),
-], ids=["no-tape", "throwaway-call", "another-function", "times-a-trivial-gradient", "dict-entry", "list-entry"])
+], ids=["no-tape", "throwaway-call", "another-function", "times-a-trivial-gradient", "dict-entry", "label", "list-entry"])
 def test_a_closed_form_fails_check_from_tape_whatever_tape_calls_surround_it(compute, message):
     original = tf.GradientTape.__dict__["gradient"]
     with pytest.raises(CheckFailed, match=message):

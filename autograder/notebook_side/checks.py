@@ -297,16 +297,18 @@ class Counted:
     """A function that counts its calls, for checks where computing something once is the point.
 
     f = Counted(g); answer = student_function(f, x); f.calls is how often the student called it.
+    The function it counts is kept out of sight (no __wrapped__): calling it uncounted is not the exercise.
     """
 
     def __init__(self, function):
-        functools.update_wrapper(self, function)
-        self.function = function
+        self.__name__ = getattr(function, "__name__", "the computation")
+        self.__doc__ = getattr(function, "__doc__", None)
+        self._function = function
         self.calls = 0
 
     def __call__(self, *args, **kwargs):
         self.calls += 1
-        return self.function(*args, **kwargs)
+        return self._function(*args, **kwargs)
 
 
 def check_calls(counted, what, calls=1, hint="", name=None):
@@ -483,7 +485,7 @@ def check_from_tape(compute, what, hint="", *, zeros_may_be_written=False, follo
         wanted = dict(_answer_leaves(wanted, "")) if wanted is not None else {}
         lost = [name for name, value in leaves if name not in wanted or not _same_numbers(value, wanted[name], name, what)]
     if lost:
-        lost = [f"{what}{name}" if name.startswith("[") or not name else name for name in lost]
+        lost = [_entry_name(what, name) for name in lost]
         listed = ", ".join(lost[:MAX_POINTS_LISTED]) + (f" and {len(lost) - MAX_POINTS_LISTED} more" if len(lost) > MAX_POINTS_LISTED else "")
         raise CheckFailed(
             f"The numbers are right, but they do not come from the tape: {listed}. To see where an answer "
@@ -511,6 +513,17 @@ def after_descent(start, learning_rate):
                     free.remove(name)
         return after
     return follows
+
+
+def _entry_name(what, path):
+    """How a message names an entry of the answer: a label the checks gave ("square_slope(3.0)") as it
+    is, an entry of the student's own answer after the function's name ("lstsq_gradients['w']")."""
+    head = path.split("[", 1)[0]
+    if head and ("(" in head or " " in head):
+        return path
+    if not head:
+        return f"{what}{path}"
+    return f"{what}[{head!r}]{path[len(head):]}"
 
 
 def _follows_the_pool(value, name, what, returned, zeros_may_be_written):

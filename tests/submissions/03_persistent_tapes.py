@@ -488,7 +488,7 @@ def loss_gradients(forward, x, losses, variables):
         },
         "scores": scores(losses_linear=0, losses_network=0),
     },
-    # Shortcut: central differences in float64 of the computation behind the counter (forward.__wrapped__, so
+    # Shortcut: central differences in float64 of the computation behind the counter (forward._function, so
     # forward itself runs once) after a throwaway tape call; in Ex5 the chain rule by hand. Every count is met
     # and every number is right, but none of them is the tape's.
     "closed_form_after_a_throwaway_tape_call": {
@@ -499,7 +499,7 @@ def loss_gradients(forward, x, losses, variables):
         tape.watch(x)
         y, z = forward(x)
     tape.gradient(y, x), tape.gradient(z, x)  # asked, then dropped
-    wrapped = forward.__wrapped__
+    wrapped = forward._function
     return (tf.cast(_slope(lambda t: wrapped(t)[0], x), x.dtype), tf.cast(_slope(lambda t: wrapped(t)[1], x), x.dtype))
 """ + COMMON,
             "03_persistent_tapes_seed": """def seed_gradients(forward, x, y):
@@ -508,7 +508,7 @@ def loss_gradients(forward, x, losses, variables):
         tape.watch([x, y])
         z, m = forward(x, y)
     tape.gradient(z, x), tape.gradient(m, y)
-    wrapped, wide_x, wide_y = forward.__wrapped__, tf.cast(x, tf.float64), tf.cast(y, tf.float64)
+    wrapped, wide_x, wide_y = forward._function, tf.cast(x, tf.float64), tf.cast(y, tf.float64)
     return (tf.cast(_slope(lambda t: wrapped(t, wide_y)[0], x), x.dtype),
             tf.cast(_slope(lambda t: wrapped(wide_x, t)[1], y), y.dtype))
 """ + COMMON,
@@ -518,7 +518,7 @@ def loss_gradients(forward, x, losses, variables):
         tape.watch(x)
         targets = forward(x)
     [tape.gradient(target, x) for target in targets]
-    wrapped = forward.__wrapped__
+    wrapped = forward._function
     return [tf.cast(_slope(lambda t, i=i: wrapped(t)[i], x), x.dtype) for i in range(len(targets))]
 """ + COMMON,
             "03_persistent_tapes_table": """def gradient_table(f, sources):
@@ -530,7 +530,7 @@ def loss_gradients(forward, x, losses, variables):
     wide = [tf.cast(source, tf.float64) for source in sources]
 
     def moved(j):
-        return lambda t: f.__wrapped__(*(t if k == j else s for k, s in enumerate(wide)))
+        return lambda t: f._function(*(t if k == j else s for k, s in enumerate(wide)))
 
     return [[None if asked[i][j] is None else tf.cast(_slope(lambda t, i=i, j=j: moved(j)(t)[i], sources[j]), sources[j].dtype)
              for j in range(len(sources))] for i in range(len(targets))]
@@ -556,7 +556,7 @@ def loss_gradients(forward, x, losses, variables):
         tape.watch(x)
         y, z = forward(x)
         zero_y, zero_z = 0 * y, 0 * z
-    wrapped = forward.__wrapped__
+    wrapped = forward._function
     return (tape.gradient(zero_y, x) + tf.cast(_slope(lambda t: wrapped(t)[0], x), x.dtype),
             tape.gradient(zero_z, x) + tf.cast(_slope(lambda t: wrapped(t)[1], x), x.dtype))
 """ + COMMON,
@@ -566,7 +566,7 @@ def loss_gradients(forward, x, losses, variables):
         tape.watch([x, y])
         z, m = forward(x, y)
         zero_z, zero_m = 0 * z, 0 * m
-    wrapped, wide_x, wide_y = forward.__wrapped__, tf.cast(x, tf.float64), tf.cast(y, tf.float64)
+    wrapped, wide_x, wide_y = forward._function, tf.cast(x, tf.float64), tf.cast(y, tf.float64)
     return (tape.gradient(zero_z, x) + tf.cast(_slope(lambda t: wrapped(t, wide_y)[0], x), x.dtype),
             tape.gradient(zero_m, y) + tf.cast(_slope(lambda t: wrapped(wide_x, t)[1], y), y.dtype))
 """ + COMMON,
@@ -575,7 +575,7 @@ def loss_gradients(forward, x, losses, variables):
     with tf.GradientTape(persistent=True) as tape:
         tape.watch(x)
         zeros = [0 * target for target in forward(x)]
-    wrapped = forward.__wrapped__
+    wrapped = forward._function
     return [tape.gradient(zero, x) + tf.cast(_slope(lambda t, i=i: wrapped(t)[i], x), x.dtype)
             for i, zero in enumerate(zeros)]
 """ + COMMON,
@@ -588,7 +588,7 @@ def loss_gradients(forward, x, losses, variables):
     wide = [tf.cast(source, tf.float64) for source in sources]
 
     def moved(j):
-        return lambda t: f.__wrapped__(*(t if k == j else s for k, s in enumerate(wide)))
+        return lambda t: f._function(*(t if k == j else s for k, s in enumerate(wide)))
 
     return [[None if starts[i][j] is None else
              starts[i][j] + tf.cast(_slope(lambda t, i=i, j=j: moved(j)(t)[i], sources[j]), sources[j].dtype)

@@ -20,7 +20,7 @@ FD = """
 def _fd(f, x, n, h=None):
     # the n-th central difference of an elementwise f at x, in float64 (f behind its counter, if any)
     from math import comb
-    f = getattr(f, "__wrapped__", f)
+    f = getattr(f, "_function", f)
     x = tf.cast(tf.convert_to_tensor(x), tf.float64)
     h = 10.0 ** (n - 6) if h is None else h
     return sum((-1) ** k * comb(n, k) * f(x + (n / 2 - k) * h) for k in range(n + 1)) / h ** n
@@ -618,7 +618,7 @@ def nth_derivative(f, x, n):
             z = f(x, y)
         dz_dx = inner.gradient(z, x)
     outer.gradient(dz_dx, y)
-    g = getattr(f, "__wrapped__", f)
+    g = getattr(f, "_function", f)
     wide_x, wide_y, h = tf.cast(x, tf.float64), tf.cast(y, tf.float64), 1e-4
     first = (g(wide_x + h, wide_y) - g(wide_x - h, wide_y)) / (2 * h)
     mixed = (g(wide_x + h, wide_y + h) - g(wide_x + h, wide_y - h) - g(wide_x - h, wide_y + h)
@@ -684,7 +684,7 @@ def nth_derivative(f, x, n):
             zero = 0 * f(x, y)
         start = inner.gradient(zero, x)
     second = outer.gradient(start, y)
-    g = getattr(f, "__wrapped__", f)
+    g = getattr(f, "_function", f)
     wide_x, wide_y, h = tf.cast(x, tf.float64), tf.cast(y, tf.float64), 1e-4
     first = (g(wide_x + h, wide_y) - g(wide_x - h, wide_y)) / (2 * h)
     mixed = (g(wide_x + h, wide_y + h) - g(wide_x + h, wide_y - h) - g(wide_x - h, wide_y + h)
