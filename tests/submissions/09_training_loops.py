@@ -18,6 +18,29 @@ ZERO = dict(sgd_step_keras=0, sgd_step_module=0, train_keras=0, train_module=0, 
             regularized_values=0, per_example_values=0)
 
 
+# The least-squares gradients of a linear model (Keras Dense(1) or a module with w and b), by hand: the kernel is the
+# Variable of rank 2, the bias the other; the L2 penalties of a Keras layer are read from its regularizers.
+CLOSED_FORM_GRADIENTS = """import numpy as np
+
+
+def closed_form_gradients(model, X, y):
+    X, y = np.asarray(X, dtype=np.float64), np.asarray(y, dtype=np.float64)
+    residual = np.asarray(model(tf.cast(X, model.trainable_variables[0].dtype)), dtype=np.float64) - y
+    layer = model.layers[-1] if hasattr(model, "layers") else None
+    grads = []
+    for variable in model.trainable_variables:
+        value = variable.numpy().astype(np.float64)
+        if len(variable.shape) == 2:
+            grad, regularizer = 2 / len(X) * X.T @ residual, getattr(layer, "kernel_regularizer", None)
+        else:
+            grad, regularizer = 2 / len(X) * residual.sum(axis=0), getattr(layer, "bias_regularizer", None)
+        if regularizer is not None:
+            grad = grad + 2 * float(regularizer.l2) * value
+        grads.append(grad)
+    return grads
+"""
+
+
 SUBMISSIONS = {
     # Correct, written another way: assign_sub instead of an optimizer, NumPy results, Exercise 2 built on
     # Exercise 1 under tf.function-free eager code, clipping and per-example gradients written by hand
@@ -236,7 +259,7 @@ SUBMISSIONS = {
 ''',
         },
         "scores": scores(sgd_step_keras=0, sgd_step_module=0, train_keras=0, train_module=0),
-        "feedback": ["called tape.gradient 0 time(s)"],
+        "feedback": ["asked no tape for its answer"],
     },
     # Wrong: each loss recorded after its step (Ex 2).
     "history_after_each_step": {
@@ -433,5 +456,84 @@ def per_example_gradients(w, X, y):
 ''',
         },
         "scores": scores(),
+    },
+    # Shortcut: every tape exercise asks the tape as the checks used to demand, drops its result, and uses a
+    # closed form of the least-squares gradients instead (the kernel by its rank, the bias, the L2 penalties read from
+    # the layers' regularizers). The numbers are right; the re-run with the tape's results moved finds they do not
+    # follow, so every tape exercise scores 0 (clipping is not about a tape and keeps its points).
+    "closed_form_after_a_throwaway_tape_call": {
+        "answers": {
+            P + "sgd_step": CLOSED_FORM_GRADIENTS + """
+
+def sgd_step(model, X, y, lr):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean((model(X) - y) ** 2)
+    tape.gradient(loss, model.trainable_variables)  # asked, then dropped
+    for variable, grad in zip(model.trainable_variables, closed_form_gradients(model, X, y)):
+        variable.assign_sub((lr * grad).astype(variable.numpy().dtype))
+    return loss
+""",
+            P + "train": """def train(model, X, y, steps, lr):
+    return [float(sgd_step(model, X, y, lr)) for _ in range(steps)]
+""",
+            P + "regularized": CLOSED_FORM_GRADIENTS + """
+
+def regularized_loss_and_gradients(model, X, y):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean((model(X) - y) ** 2) + sum(model.losses)
+    tape.gradient(loss, model.trainable_variables)  # asked, then dropped
+    return loss, closed_form_gradients(model, X, y)
+""",
+            P + "per_example": """def per_example_gradients(w, X, y):
+    with tf.GradientTape() as tape:
+        losses = (tf.linalg.matvec(tf.cast(X, w.dtype), w) - tf.cast(y, w.dtype)) ** 2
+    tape.jacobian(losses, w)  # one call, as asked, then dropped
+    X, y = np.asarray(X, dtype=np.float64), np.asarray(y, dtype=np.float64)
+    return 2 * (X @ w.numpy().astype(np.float64) - y)[:, None] * X
+""",
+        },
+        "scores": scores(sgd_step_keras=0, sgd_step_module=0, train_keras=0, train_module=0, regularized_values=0,
+                         per_example_values=0),
+        "feedback": ["they do not come from the tape"],
+    },
+    # Shortcut: the tape's gradient of another function (0 · the loss) plus the closed form: the same numbers, but
+    # they do not move with what the tape returns.
+    "tape_of_another_function_plus_the_closed_form": {
+        "answers": {
+            P + "sgd_step": CLOSED_FORM_GRADIENTS + """
+
+def sgd_step(model, X, y, lr):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean((model(X) - y) ** 2)
+        zero = 0 * loss
+    grads = tape.gradient(zero, model.trainable_variables)
+    for variable, grad, closed in zip(model.trainable_variables, grads, closed_form_gradients(model, X, y)):
+        variable.assign_sub(lr * (grad + closed.astype(variable.numpy().dtype)))
+    return loss
+""",
+            P + "train": """def train(model, X, y, steps, lr):
+    return np.array([float(sgd_step(model, X, y, lr)) for _ in range(steps)])
+""",
+            P + "regularized": CLOSED_FORM_GRADIENTS + """
+
+def regularized_loss_and_gradients(model, X, y):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean((model(X) - y) ** 2) + sum(model.losses)
+        zero = 0 * loss
+    grads = tape.gradient(zero, model.trainable_variables)
+    return loss, [grad + closed.astype(grad.numpy().dtype)
+                  for grad, closed in zip(grads, closed_form_gradients(model, X, y))]
+""",
+            P + "per_example": """def per_example_gradients(w, X, y):
+    X, y = tf.cast(X, w.dtype), tf.cast(y, w.dtype)
+    with tf.GradientTape() as tape:
+        residual = tf.linalg.matvec(X, w) - y
+        zeros = 0 * residual ** 2
+    return tape.jacobian(zeros, w) + 2 * residual[:, None] * X
+""",
+        },
+        "scores": scores(sgd_step_keras=0, sgd_step_module=0, train_keras=0, train_module=0, regularized_values=0,
+                         per_example_values=0),
+        "feedback": ["they do not come from the tape"],
     },
 }

@@ -46,6 +46,51 @@ def penalty_with(interpolate="epsilon * real + (1.0 - epsilon) * fake",
 '''
 
 
+# The input gradients of any critic without a tape: central differences (five points) of its scores, one input
+# coordinate at a time, in TensorFlow operations (so they stay differentiable with respect to the critic's Variables).
+DIFFERENCES = """def input_gradients_by_differences(critic, x_hat):
+    shape = x_hat.shape
+    flat = tf.reshape(x_hat, [shape[0], -1])
+    h = tf.constant(0.05 if x_hat.dtype == tf.float32 else 1e-3, x_hat.dtype)
+    scores = lambda t: tf.reshape(critic(tf.reshape(t, shape)), [-1])
+    columns = []
+    for j in range(flat.shape[1]):
+        e = h * tf.one_hot(j, flat.shape[1], dtype=x_hat.dtype)
+        columns.append((-scores(flat + 2 * e) + 8 * scores(flat + e) - 8 * scores(flat - e) + scores(flat - 2 * e)) / (12 * h))
+    g = tf.stack(columns, axis=1)
+    g = tf.where(tf.abs(g) < (1e-4 if x_hat.dtype == tf.float32 else 1e-9), tf.zeros_like(g), g)  # rounding noise at flat points
+    return tf.reshape(g, shape)
+"""
+
+# The gradients of Ex 3's loss for the checks' critics, by hand (linear, quadratic, and Flatten + Dense(1) critics);
+# any other critic gets the honest tape answer.
+CLOSED_FORM_STEP = """import numpy as np
+
+
+def closed_form_step_gradients(critic, real, fake, epsilon, lam):
+    real, fake, epsilon = (np.asarray(v, dtype=np.float64) for v in (real, fake, epsilon))
+    n = len(real)
+    if hasattr(critic, "A"):
+        A, c = critic.A.numpy().astype(np.float64), critic.c.numpy().astype(np.float64)
+        x_hat = epsilon * real + (1 - epsilon) * fake
+        g = x_hat @ (0.5 * (A + A.T)) + c
+        norms = np.sqrt(np.sum(g ** 2, axis=1) + 1e-12)
+        r = (2 * (norms - 1) / norms / n)[:, None] * g
+        dA = 0.5 * (fake.T @ fake - real.T @ real) / n + lam * 0.5 * (r.T @ x_hat + x_hat.T @ r)
+        return [dA, fake.mean(axis=0) - real.mean(axis=0) + lam * r.sum(axis=0)]
+    if hasattr(critic, "w"):
+        w = critic.w.numpy().astype(np.float64)
+        norm = np.linalg.norm(w)
+        return [np.float64(0.0), fake.mean(axis=0) - real.mean(axis=0) + 2 * lam * (norm - 1) * w / norm]
+    if len(critic.trainable_variables) == 2:
+        k = critic.trainable_variables[0].numpy().astype(np.float64)[:, 0]
+        shift = fake.reshape(n, -1).mean(axis=0) - real.reshape(n, -1).mean(axis=0)
+        norm = np.linalg.norm(k)
+        return [(shift + 2 * lam * (norm - 1) * k / norm)[:, None], np.zeros(1)]
+    return None
+"""
+
+
 SUBMISSIONS = {
     # Correct, written another way: one persistent tape (its first gradient call inside its block), NumPy results,
     # a dict of sources; the tape watches real and fake (x̂ is then a recorded intermediate), x̂ = fake + ε(real - fake),
@@ -364,5 +409,112 @@ def critic_loss_and_grads(critic, real, fake, epsilon, lam=10.0):
 ''',
         },
         "scores": scores(),
+    },
+    # Shortcut (the review's): Ex 1 on one persistent tape with the penalty written as (‖w‖ - 1)², which is what the
+    # penalty of a linear critic comes to: no nested tape, no x̂, no input gradient. dgp/dw and the None for b do come
+    # from a tape, but gp does not follow the input gradients, so both Ex 1 cells score 0.
+    "linear_penalty_from_the_norm_of_w": {
+        "answers": {
+            P + "linear": """def linear_critic_penalty(w, b, x_hat):
+    with tf.GradientTape(persistent=True) as tape:
+        gp = (tf.norm(w) - 1) ** 2
+    dgp_dw, dgp_db = tape.gradient(gp, w), tape.gradient(gp, b)
+    del tape
+    return gp, dgp_dw, dgp_db
+""",
+        },
+        "scores": scores(linear_values=0, linear_bias=0),
+        "feedback": ["they do not come from the tape"],
+    },
+    # Shortcut: every tape exercise asks its tapes, drops what they return and uses a closed form (Ex 1, Ex 3) or
+    # central differences of the critic (Ex 2, whose critics are unknown functions). The numbers are right; the
+    # re-run with the tapes' results moved finds they do not follow: 0 everywhere.
+    "closed_form_after_a_throwaway_tape_call": {
+        "answers": {
+            P + "linear": """def linear_critic_penalty(w, b, x_hat):
+    x_hat = tf.convert_to_tensor(x_hat, dtype=w.dtype)
+    with tf.GradientTape() as outer:
+        with tf.GradientTape() as inner:
+            inner.watch(x_hat)
+            scores = tf.linalg.matvec(x_hat, w) + b
+        g = inner.gradient(scores, x_hat)
+        gp = tf.reduce_mean((tf.norm(g, axis=1) - 1) ** 2)
+    outer.gradient(gp, [w, b])  # both asked, then dropped
+    norm = tf.norm(w)
+    return (norm - 1) ** 2, 2 * (norm - 1) * w / norm, None
+""",
+            P + "penalty": DIFFERENCES + """
+
+def gradient_penalty(critic, real, fake, epsilon):
+    real = tf.convert_to_tensor(real)
+    fake = tf.convert_to_tensor(fake, dtype=real.dtype)
+    epsilon = tf.cast(epsilon, real.dtype)
+    x_hat = epsilon * real + (1 - epsilon) * fake
+    with tf.GradientTape() as tape:
+        tape.watch(x_hat)
+        scores = critic(x_hat)
+    tape.gradient(scores, x_hat)  # asked, then dropped
+    g = tf.reshape(input_gradients_by_differences(critic, x_hat), [tf.shape(x_hat)[0], -1])
+    return tf.reduce_mean((tf.sqrt(tf.reduce_sum(g ** 2, axis=1) + 1e-12) - 1) ** 2)
+""",
+            P + "step": CLOSED_FORM_STEP + """
+
+def critic_loss_and_grads(critic, real, fake, epsilon, lam=10.0):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean(critic(fake)) - tf.reduce_mean(critic(real)) + lam * gradient_penalty(critic, real, fake, epsilon)
+    grads = tape.gradient(loss, critic.trainable_variables)  # asked, then dropped
+    closed = closed_form_step_gradients(critic, real, fake, epsilon, lam)
+    return loss, grads if closed is None else closed
+""",
+        },
+        "scores": scores(linear_values=0, linear_bias=0, penalty_vectors=0, penalty_images=0, penalty_epsilon=0,
+                         penalty_zero_gradient=0, step_linear=0, step_keras=0, step_quadratic=0),
+        "feedback": ["they do not come from the tape"],
+    },
+    # Shortcut: the tape's gradient of another function (0 · the right one) plus the closed form (or the central
+    # differences): Ex 1's input gradient 0 + w, Ex 2's 0 + differences, Ex 3's 0 · loss's gradients + closed forms.
+    "tape_of_another_function_plus_the_closed_form": {
+        "answers": {
+            P + "linear": """def linear_critic_penalty(w, b, x_hat):
+    x_hat = tf.convert_to_tensor(x_hat, dtype=w.dtype)
+    with tf.GradientTape() as outer:
+        with tf.GradientTape() as inner:
+            inner.watch(x_hat)
+            zero = 0 * (tf.linalg.matvec(x_hat, w) + b)
+        g = inner.gradient(zero, x_hat) + w  # the input gradient of D is w
+        gp = tf.reduce_mean((tf.sqrt(tf.reduce_sum(g ** 2, axis=1) + 1e-12) - 1) ** 2)
+    dgp_dw, dgp_db = outer.gradient(gp, [w, b])
+    return gp, dgp_dw, dgp_db
+""",
+            P + "penalty": DIFFERENCES + """
+
+def gradient_penalty(critic, real, fake, epsilon):
+    real = tf.convert_to_tensor(real)
+    fake = tf.convert_to_tensor(fake, dtype=real.dtype)
+    epsilon = tf.cast(epsilon, real.dtype)
+    x_hat = epsilon * real + (1 - epsilon) * fake
+    with tf.GradientTape() as tape:
+        tape.watch(x_hat)
+        zero = 0 * critic(x_hat)
+    g = tape.gradient(zero, x_hat) + input_gradients_by_differences(critic, x_hat)
+    g = tf.reshape(g, [tf.shape(x_hat)[0], -1])
+    return tf.reduce_mean((tf.sqrt(tf.reduce_sum(g ** 2, axis=1) + 1e-12) - 1) ** 2)
+""",
+            P + "step": CLOSED_FORM_STEP + """
+
+def critic_loss_and_grads(critic, real, fake, epsilon, lam=10.0):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean(critic(fake)) - tf.reduce_mean(critic(real)) + lam * gradient_penalty(critic, real, fake, epsilon)
+        zero = 0 * loss
+    closed = closed_form_step_gradients(critic, real, fake, epsilon, lam)
+    if closed is None:
+        return loss, tape.gradient(loss, critic.trainable_variables)
+    grads = tape.gradient(zero, critic.trainable_variables)
+    return loss, [grad + tf.cast(value, grad.dtype) for grad, value in zip(grads, closed)]
+""",
+        },
+        "scores": scores(linear_values=0, linear_bias=0, penalty_vectors=0, penalty_images=0, penalty_epsilon=0,
+                         penalty_zero_gradient=0, step_linear=0, step_keras=0, step_quadratic=0),
+        "feedback": ["they do not come from the tape"],
     },
 }
