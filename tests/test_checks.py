@@ -675,3 +675,23 @@ def test_after_descent_follows_the_steps_a_tape_gave_and_not_a_formula():
     with pytest.raises(CheckFailed, match="do not come from the tape"):
         checks.check_from_tape(lambda: by_hand(**start, steps=3), "descend", follows=checks.after_descent(start, 0.1),
                                size=1e-3)
+
+
+def test_a_per_example_map_is_re_run_example_by_example_and_put_back():
+    original = tf.vectorized_map
+
+    def per_example_slopes(xs):
+        def slope(x):
+            with tf.GradientTape() as tape:
+                tape.watch(x)
+                y = x ** 3
+            return tape.gradient(y, x)
+        return tf.vectorized_map(slope, xs)  # traced: its tape's results are symbolic
+    checks.check_from_tape(lambda: per_example_slopes(tf.constant([1.0, -2.0, 0.5])), "per_example_slopes")
+    assert tf.vectorized_map is original
+
+
+def test_last_returned_picks_the_last_result_of_a_shape():
+    results = [("gradient", [np.ones(3), np.zeros((2, 2))]), ("gradient", [np.full(3, 2.0)])]
+    assert checks.last_returned(results, (3,)).tolist() == [2.0, 2.0, 2.0]
+    assert checks.last_returned(results, (4,)) is None

@@ -343,7 +343,9 @@ class TapeCalls:
     from gradient, jacobian, batch_jacobian or jvp comes back with a random amount added (a
     constant, so a tape that differentiates it further is not changed), and `tapes.returned` keeps
     each shifted result (`tapes.results`: (method, [arrays]) per call, in the order of the calls).
-    tf.function runs eagerly meanwhile, so a function traced before asks its tapes again.
+    tf.function runs eagerly meanwhile, so a function traced before asks its tapes again, and
+    tf.vectorized_map maps example by example (it traces its function, whose tape results have no
+    value to shift).
     """
 
     METHODS = (("GradientTape", ("gradient", "jacobian", "batch_jacobian")), ("ForwardAccumulator", ("jvp",)))
@@ -362,8 +364,10 @@ class TapeCalls:
         self._depth = 0
         self._rng = np.random.default_rng()  # from the OS's entropy: no answer can know the shifts in advance
         self._eager = tf.config.functions_run_eagerly()
+        self._vectorized_map = tf.vectorized_map
         if self.shift:
             tf.config.run_functions_eagerly(True)
+            tf.vectorized_map = _map_eagerly
         self._doctor = tape_doctor(report=False, observe=False).__enter__()  # patched first: counting wraps it
         for owner in (tf.GradientTape, tf.autodiff.ForwardAccumulator):
             for name in dict(self.METHODS)[owner.__name__]:
@@ -420,7 +424,17 @@ class TapeCalls:
             setattr(owner, name, original)
         self._doctor.__exit__(None, None, None)
         tf.config.run_functions_eagerly(self._eager)
+        tf.vectorized_map = self._vectorized_map
         return False
+
+
+def _map_eagerly(fn, elems, fallback_to_while_loop=True, warn=True):
+    """tf.vectorized_map's results, one example at a time, eagerly."""
+    import tensorflow as tf
+
+    count = int(tf.nest.flatten(elems)[0].shape[0])
+    rows = [fn(tf.nest.map_structure(lambda element: element[index], elems)) for index in range(count)]
+    return tf.nest.map_structure(lambda *parts: tf.stack(parts), *rows)
 
 
 def _answer_leaves(answer, path):
@@ -493,6 +507,13 @@ def check_from_tape(compute, what, hint="", *, zeros_may_be_written=False, follo
             "known amount, and these values did not follow. The answer must come from what the tape returns (a "
             "formula worked out by hand, or the tape's result for another function combined with one, "
             f"gives the same numbers without the tape). {hint}".strip())
+
+
+def last_returned(results, shape):
+    """The last result of this shape the tapes returned in a check_from_tape re-run (None if there is none):
+    for a `follows` that computes the answer from one of them (a penalty from the input gradients)."""
+    found = [array for _, arrays in results for array in arrays if array.shape == tuple(shape)]
+    return found[-1] if found else None
 
 
 def after_descent(start, learning_rate):
