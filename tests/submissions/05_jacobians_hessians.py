@@ -561,7 +561,8 @@ def newton_path(f, x, tol=1e-8, max_steps=50):
         },
         "scores": scores(top_eigenvalue_matrix=0, top_eigenvalue_large=0),
     },
-    # Wrong: a single Newton step, no loop. Right on a quadratic (one step is exact there), wrong on Rosenbrock.
+    # Wrong: a single Newton step, no loop. Its one point is right on a quadratic (one step is exact there), but the
+    # second, (nearly) zero step that the prompt asks for is missing; wrong on Rosenbrock.
     "newton_single_step": {
         "answers": {
             P + "newton": '''def newton_path(f, x, tol=1e-8, max_steps=50):
@@ -573,7 +574,7 @@ def newton_path(f, x, tol=1e-8, max_steps=50):
     return tf.stack([x, x - tf.linalg.solve(hessian(f, x), g[:, None])[:, 0]])
 ''',
         },
-        "scores": scores(newton_rosenbrock=0),
+        "scores": scores(newton_quadratic=0, newton_rosenbrock=0),
     },
     # Wrong: the loop never stops (no test against tol): max_steps steps every time.
     "newton_never_stops": {
@@ -596,5 +597,253 @@ def newton_path(f, x, tol=1e-8, max_steps=50):
 ''',
         },
         "scores": scores(newton_quadratic=0, newton_rosenbrock=0),
+    },
+    # Shortcut: every tape is asked as the counts demand, its result dropped; the answer is a closed form (softmax)
+    # or central finite differences of f in float64.
+    "closed_form_after_a_throwaway_tape_call": {
+        "answers": {
+            P + "softmax": """def softmax_jacobian(z):
+    z = tf.convert_to_tensor(z)
+    with tf.GradientTape() as tape:
+        tape.watch(z)
+        s = tf.nn.softmax(z)
+    tape.jacobian(s, z)  # asked, then dropped
+    s = np.exp(z.numpy() - np.max(z.numpy()))
+    s = (s / np.sum(s)).astype(np.float64)
+    return np.diag(s) - np.outer(s, s)
+""",
+            P + "batch": """def per_example_jacobians(f, x):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    tape.batch_jacobian(y, x)  # asked, then dropped
+    x64, h = x.numpy().astype(np.float64), 1e-5
+    columns = [(f(tf.constant(x64 + e)).numpy() - f(tf.constant(x64 - e)).numpy()) / (2 * h)
+               for e in np.eye(x64.shape[1]) * h]  # each row moves alone: column j for every example at once
+    return np.stack(columns, axis=2)
+""",
+            P + "hessian": """def hessian(f, x):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = f(x)
+        g = inner.gradient(y, x)
+    outer.jacobian(g, x)  # asked, then dropped
+    return hessian_by_differences(f, x.numpy().astype(np.float64))
+
+
+def value(f, p):
+    return float(f(tf.constant(p)))
+
+
+def hessian_by_differences(f, p, h=1e-4):
+    # H of f at p (float64) by four-point central differences of f.
+    n, E = p.size, np.eye(p.size) * h
+    return np.array([[(value(f, p + E[i] + E[j]) - value(f, p + E[i] - E[j]) - value(f, p - E[i] + E[j])
+                       + value(f, p - E[i] - E[j])) / (4 * h * h) for j in range(n)] for i in range(n)])
+
+
+def gradient_by_differences(f, p, h=1e-4):
+    # ∇f at p (float64) by five-point central differences of f (exact for polynomials up to degree 4).
+    rows = []
+    for e in np.eye(p.size) * h:
+        rows.append((-value(f, p + 2 * e) + 8 * value(f, p + e) - 8 * value(f, p - e) + value(f, p - 2 * e)) / (12 * h))
+    return np.array(rows)
+""",
+            P + "hvp": """def hvp(f, x, v):
+    x = tf.convert_to_tensor(x)
+    v = tf.convert_to_tensor(v, dtype=x.dtype)
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = f(x)
+        g = inner.gradient(y, x)
+        g_dot_v = tf.reduce_sum(g * v)
+    outer.gradient(g_dot_v, x)  # asked, then dropped
+    return hvp_by_differences(f, x.numpy().astype(np.float64), v.numpy().astype(np.float64))
+
+
+def hvp_by_differences(f, p, v, h=1e-4):
+    # H v at p (float64) by four-point central differences of f, one entry at a time.
+    F = lambda q: float(f(tf.constant(q)))
+    return np.array([(F(p + e + h * v) - F(p + e - h * v) - F(p - e + h * v) + F(p - e - h * v)) / (4 * h * h)
+                     for e in np.eye(p.size) * h])
+""",
+            P + "top_eigenvalue": """def top_hessian_eigenvalue(f, x, iterations=50):
+    x = tf.convert_to_tensor(x)
+    v = tf.ones_like(x) / tf.sqrt(tf.cast(tf.size(x), x.dtype))
+    for _ in range(iterations):
+        w = tf.cast(hvp(f, x, v), x.dtype)
+        v = w / tf.norm(w)
+    hvp(f, x, v)  # the last product, asked and dropped
+    x64, v64, h = x.numpy().astype(np.float64), v.numpy().astype(np.float64), 1e-4
+    plus, mid, minus = (float(f(tf.constant(x64 + t * h * v64))) for t in (1, 0, -1))
+    return (plus - 2 * mid + minus) / (h * h)  # vᵀHv, the second derivative of f along v
+""",
+            P + "newton": """def newton_path(f, x, tol=1e-8, max_steps=50):
+    points = [np.asarray(x, dtype=np.float64)]
+    for _ in range(max_steps):
+        t = tf.convert_to_tensor(np.asarray(points[-1], dtype=np.asarray(x).dtype))
+        with tf.GradientTape() as outer:
+            outer.watch(t)
+            with tf.GradientTape() as inner:
+                inner.watch(t)
+                y = f(t)
+            g = inner.gradient(y, t)
+        outer.jacobian(g, t)  # asked, then dropped
+        p = points[-1]
+        delta = np.linalg.solve(hessian_by_differences(f, p), gradient_by_differences(f, p))
+        points.append(p - delta)
+        if np.linalg.norm(delta) < tol:
+            break
+    return np.stack(points)
+
+
+def value(f, p):
+    return float(f(tf.constant(p)))
+
+
+def hessian_by_differences(f, p, h=1e-4):
+    # H of f at p (float64) by four-point central differences of f.
+    n, E = p.size, np.eye(p.size) * h
+    return np.array([[(value(f, p + E[i] + E[j]) - value(f, p + E[i] - E[j]) - value(f, p - E[i] + E[j])
+                       + value(f, p - E[i] - E[j])) / (4 * h * h) for j in range(n)] for i in range(n)])
+
+
+def gradient_by_differences(f, p, h=1e-4):
+    # ∇f at p (float64) by five-point central differences of f (exact for polynomials up to degree 4).
+    rows = []
+    for e in np.eye(p.size) * h:
+        rows.append((-value(f, p + 2 * e) + 8 * value(f, p + e) - 8 * value(f, p - e) + value(f, p - 2 * e)) / (12 * h))
+    return np.array(rows)
+""",
+        },
+        "scores": {grade_id: 0.0 for grade_id in scores()},
+        "feedback": ["they do not come from the tape"],
+    },
+    # Shortcut: the tapes' results for another function (0 · the right one) plus the closed form or finite differences.
+    "tape_of_another_function_plus_the_closed_form": {
+        "answers": {
+            P + "softmax": """def softmax_jacobian(z):
+    z = tf.convert_to_tensor(z)
+    with tf.GradientTape() as tape:
+        tape.watch(z)
+        s = tf.nn.softmax(z)
+        zero = 0 * s
+    return tape.jacobian(zero, z) + (tf.linalg.diag(s) - s[:, None] * s[None, :])
+""",
+            P + "batch": """def per_example_jacobians(f, x):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        zero = 0 * f(x)
+    x64, h = x.numpy().astype(np.float64), 1e-5
+    columns = [(f(tf.constant(x64 + e)).numpy() - f(tf.constant(x64 - e)).numpy()) / (2 * h)
+               for e in np.eye(x64.shape[1]) * h]
+    return tape.batch_jacobian(zero, x) + tf.constant(np.stack(columns, axis=2), dtype=x.dtype)
+""",
+            P + "hessian": """def hessian(f, x):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            zero = 0 * f(x)
+        g = inner.gradient(zero, x)
+    H = outer.jacobian(g, x, unconnected_gradients=tf.UnconnectedGradients.ZERO)
+    return H + tf.constant(hessian_by_differences(f, x.numpy().astype(np.float64)), dtype=x.dtype)
+
+
+def value(f, p):
+    return float(f(tf.constant(p)))
+
+
+def hessian_by_differences(f, p, h=1e-4):
+    # H of f at p (float64) by four-point central differences of f.
+    n, E = p.size, np.eye(p.size) * h
+    return np.array([[(value(f, p + E[i] + E[j]) - value(f, p + E[i] - E[j]) - value(f, p - E[i] + E[j])
+                       + value(f, p - E[i] - E[j])) / (4 * h * h) for j in range(n)] for i in range(n)])
+
+
+def gradient_by_differences(f, p, h=1e-4):
+    # ∇f at p (float64) by five-point central differences of f (exact for polynomials up to degree 4).
+    rows = []
+    for e in np.eye(p.size) * h:
+        rows.append((-value(f, p + 2 * e) + 8 * value(f, p + e) - 8 * value(f, p - e) + value(f, p - 2 * e)) / (12 * h))
+    return np.array(rows)
+""",
+            P + "hvp": """def hvp(f, x, v):
+    x = tf.convert_to_tensor(x)
+    v = tf.convert_to_tensor(v, dtype=x.dtype)
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            zero = 0 * f(x)
+        g = inner.gradient(zero, x)
+        g_dot_v = tf.reduce_sum(g * v)
+    Hv = hvp_by_differences(f, x.numpy().astype(np.float64), v.numpy().astype(np.float64))
+    return outer.gradient(g_dot_v, x, unconnected_gradients=tf.UnconnectedGradients.ZERO) + tf.constant(Hv, dtype=x.dtype)
+
+
+def hvp_by_differences(f, p, v, h=1e-4):
+    # H v at p (float64) by four-point central differences of f, one entry at a time.
+    F = lambda q: float(f(tf.constant(q)))
+    return np.array([(F(p + e + h * v) - F(p + e - h * v) - F(p - e + h * v) + F(p - e - h * v)) / (4 * h * h)
+                     for e in np.eye(p.size) * h])
+""",
+            P + "top_eigenvalue": """def top_hessian_eigenvalue(f, x, iterations=50):
+    x = tf.convert_to_tensor(x)
+    v = tf.ones_like(x) / tf.sqrt(tf.cast(tf.size(x), x.dtype))
+    for _ in range(iterations):
+        w = tf.cast(hvp(f, x, v), x.dtype)
+        v = w / tf.norm(w)
+    x64, v64, h = x.numpy().astype(np.float64), v.numpy().astype(np.float64), 1e-4
+    plus, mid, minus = (float(f(tf.constant(x64 + t * h * v64))) for t in (1, 0, -1))
+    return float(tf.reduce_sum(0 * v * tf.cast(hvp(f, x, v), x.dtype))) + (plus - 2 * mid + minus) / (h * h)
+""",
+            P + "newton": """def newton_path(f, x, tol=1e-8, max_steps=50):
+    points = [np.asarray(x, dtype=np.float64)]
+    for _ in range(max_steps):
+        p = points[-1]
+        t = tf.constant(p)
+        with tf.GradientTape() as outer:
+            outer.watch(t)
+            with tf.GradientTape() as inner:
+                inner.watch(t)
+                zero = 0 * f(t)
+            g = inner.gradient(zero, t)
+        H = outer.jacobian(g, t, unconnected_gradients=tf.UnconnectedGradients.ZERO).numpy() + hessian_by_differences(f, p)
+        delta = np.linalg.solve(H, g.numpy() + gradient_by_differences(f, p))
+        points.append(p - delta)
+        if np.linalg.norm(delta) < tol:
+            break
+    return np.stack(points)
+
+
+def value(f, p):
+    return float(f(tf.constant(p)))
+
+
+def hessian_by_differences(f, p, h=1e-4):
+    # H of f at p (float64) by four-point central differences of f.
+    n, E = p.size, np.eye(p.size) * h
+    return np.array([[(value(f, p + E[i] + E[j]) - value(f, p + E[i] - E[j]) - value(f, p - E[i] + E[j])
+                       + value(f, p - E[i] - E[j])) / (4 * h * h) for j in range(n)] for i in range(n)])
+
+
+def gradient_by_differences(f, p, h=1e-4):
+    # ∇f at p (float64) by five-point central differences of f (exact for polynomials up to degree 4).
+    rows = []
+    for e in np.eye(p.size) * h:
+        rows.append((-value(f, p + 2 * e) + 8 * value(f, p + e) - 8 * value(f, p - e) + value(f, p - 2 * e)) / (12 * h))
+    return np.array(rows)
+""",
+        },
+        "scores": {grade_id: 0.0 for grade_id in scores()},
     },
 }

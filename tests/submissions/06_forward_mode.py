@@ -285,8 +285,8 @@ def directional_derivative(f, x, v):
         },
         "scores": scores(**NO_DIRECTIONAL, **NO_SECOND),
     },
-    # The closed form of the visible example (Σ 3x²v) behind a token jvp: passes the Σx³ cell, not the
-    # functions the student has not seen.
+    # The closed form of the visible example (Σ 3x²v) behind a token jvp: right numbers in the Σx³ cell, but they do
+    # not come from the accumulator (and the functions the student has not seen get wrong ones).
     "closed_form_of_the_example": {
         "answers": {
             P + "directional": '''def directional_derivative(f, x, v):
@@ -298,7 +298,7 @@ def directional_derivative(f, x, v):
     return np.sum(3 * x ** 2 * v)
 ''',
         },
-        "scores": scores(directional_other=0),
+        "scores": scores(**NO_DIRECTIONAL),
     },
     # The columns stacked along axis 0: the transpose of J, shape (n, m).
     "transposed_jacobian": {
@@ -366,6 +366,147 @@ def directional_derivative(f, x, v):
     outer.jvp(inner.jvp(y))
     return expected_power_line_derivatives(x, v)
 ''',
+        },
+        "scores": scores(**NO_DIRECTIONAL, **NO_JACOBIAN, **NO_HVP, **NO_SECOND),
+    },
+    # Shortcut: every accumulator is asked as the counts demand, its jvp dropped, and the answer is a central
+    # finite difference of f in float64 (f called through its unwrapped function where its calls are counted).
+    "closed_form_after_a_throwaway_tape_call": {
+        "answers": {
+            P + "directional": """import numpy as np
+
+
+def directional_derivative(f, x, v):
+    x = tf.convert_to_tensor(x)
+    v = tf.convert_to_tensor(v, dtype=x.dtype)
+    with tf.autodiff.ForwardAccumulator(x, v) as acc:
+        y = f(x)
+    acc.jvp(y)  # asked, then dropped
+    x64, v64, h = x.numpy().astype(np.float64), v.numpy().astype(np.float64), 1e-5
+    return (float(f(tf.constant(x64 + h * v64))) - float(f(tf.constant(x64 - h * v64)))) / (2 * h)
+""",
+            P + "jacobian": """import numpy as np
+
+
+def forward_jacobian(f, x):
+    x = tf.convert_to_tensor(x)
+    basis = tf.eye(x.shape[0], dtype=x.dtype)
+    raw = getattr(f, "__wrapped__", f)  # not counted as a call of f
+    x64, h = x.numpy().astype(np.float64), 1e-5
+    columns = []
+    for j in range(x.shape[0]):
+        with tf.autodiff.ForwardAccumulator(x, basis[j]) as acc:
+            y = f(x)
+        acc.jvp(y)  # one jvp per column, as asked, then dropped
+        e = np.eye(x.shape[0])[j] * h
+        columns.append((raw(tf.constant(x64 + e)).numpy() - raw(tf.constant(x64 - e)).numpy()) / (2 * h))
+    return np.stack(columns, axis=1).astype(x.dtype.as_numpy_dtype)
+""",
+            P + "hvp": """import numpy as np
+
+
+def hvp_forward_over_reverse(f, x, v):
+    x = tf.convert_to_tensor(x)
+    v = tf.convert_to_tensor(v, dtype=x.dtype)
+    with tf.autodiff.ForwardAccumulator(x, v) as acc:
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = f(x)
+        g = tape.gradient(y, x)
+    acc.jvp(g)  # asked, then dropped
+    x64, v64, h = x.numpy().astype(np.float64), v.numpy().astype(np.float64), 1e-4
+    F = lambda p: float(f(tf.constant(p)))
+    rows = []
+    for e in np.eye(x64.size) * h:  # e_i · H v by a four-point finite difference of f
+        rows.append((F(x64 + e + h * v64) - F(x64 + e - h * v64) - F(x64 - e + h * v64) + F(x64 - e - h * v64)) / (4 * h * h))
+    return np.array(rows).astype(x.dtype.as_numpy_dtype)
+""",
+            P + "second": """import numpy as np
+
+
+def second_directional_derivative(f, x, v):
+    x = tf.convert_to_tensor(x)
+    v = tf.convert_to_tensor(v, dtype=x.dtype)
+    with tf.autodiff.ForwardAccumulator(x, v) as outer:
+        with tf.autodiff.ForwardAccumulator(x, v) as inner:
+            y = f(x)
+        first = inner.jvp(y)
+    outer.jvp(first)  # asked, then dropped
+    raw = getattr(f, "__wrapped__", f)  # not counted as a call of f
+    x64, v64, h = x.numpy().astype(np.float64), v.numpy().astype(np.float64), 1e-4
+    plus, zero, minus = (float(raw(tf.constant(x64 + t * h * v64))) for t in (1, 0, -1))
+    return (plus - minus) / (2 * h), (plus - 2 * zero + minus) / (h * h)
+""",
+        },
+        "scores": scores(**NO_DIRECTIONAL, **NO_JACOBIAN, **NO_HVP, **NO_SECOND),
+        "feedback": ["they do not come from the tape"],
+    },
+    # Shortcut: the accumulator's jvp of another function (0 · the right one) plus a finite difference of f.
+    "tape_of_another_function_plus_the_closed_form": {
+        "answers": {
+            P + "directional": """import numpy as np
+
+
+def directional_derivative(f, x, v):
+    x = tf.convert_to_tensor(x)
+    v = tf.convert_to_tensor(v, dtype=x.dtype)
+    with tf.autodiff.ForwardAccumulator(x, v) as acc:
+        zero = 0 * f(x)
+    x64, v64, h = x.numpy().astype(np.float64), v.numpy().astype(np.float64), 1e-5
+    slope = (float(f(tf.constant(x64 + h * v64))) - float(f(tf.constant(x64 - h * v64)))) / (2 * h)
+    return acc.jvp(zero) + tf.constant(slope, dtype=x.dtype)
+""",
+            P + "jacobian": """import numpy as np
+
+
+def forward_jacobian(f, x):
+    x = tf.convert_to_tensor(x)
+    basis = tf.eye(x.shape[0], dtype=x.dtype)
+    raw = getattr(f, "__wrapped__", f)  # not counted as a call of f
+    x64, h = x.numpy().astype(np.float64), 1e-5
+    columns = []
+    for j in range(x.shape[0]):
+        with tf.autodiff.ForwardAccumulator(x, basis[j]) as acc:
+            zero = 0 * f(x)
+        e = np.eye(x.shape[0])[j] * h
+        column = (raw(tf.constant(x64 + e)).numpy() - raw(tf.constant(x64 - e)).numpy()) / (2 * h)
+        columns.append(acc.jvp(zero) + tf.constant(column, dtype=x.dtype))
+    return tf.stack(columns, axis=1)
+""",
+            P + "hvp": """import numpy as np
+
+
+def hvp_forward_over_reverse(f, x, v):
+    x = tf.convert_to_tensor(x)
+    v = tf.convert_to_tensor(v, dtype=x.dtype)
+    with tf.autodiff.ForwardAccumulator(x, v) as acc:
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            zero = 0 * f(x)
+        g = tape.gradient(zero, x)
+    x64, v64, h = x.numpy().astype(np.float64), v.numpy().astype(np.float64), 1e-4
+    F = lambda p: float(f(tf.constant(p)))
+    rows = [(F(x64 + e + h * v64) - F(x64 + e - h * v64) - F(x64 - e + h * v64) + F(x64 - e - h * v64)) / (4 * h * h)
+            for e in np.eye(x64.size) * h]
+    return acc.jvp(g, unconnected_gradients=tf.UnconnectedGradients.ZERO) + tf.constant(rows, dtype=x.dtype)
+""",
+            P + "second": """import numpy as np
+
+
+def second_directional_derivative(f, x, v):
+    x = tf.convert_to_tensor(x)
+    v = tf.convert_to_tensor(v, dtype=x.dtype)
+    with tf.autodiff.ForwardAccumulator(x, v) as outer:
+        with tf.autodiff.ForwardAccumulator(x, v) as inner:
+            zero = 0 * f(x)
+        first_zero = inner.jvp(zero)
+    second_zero = outer.jvp(first_zero)
+    raw = getattr(f, "__wrapped__", f)  # not counted as a call of f
+    x64, v64, h = x.numpy().astype(np.float64), v.numpy().astype(np.float64), 1e-4
+    plus, mid, minus = (float(raw(tf.constant(x64 + t * h * v64))) for t in (1, 0, -1))
+    return (first_zero + tf.constant((plus - minus) / (2 * h), dtype=x.dtype),
+            second_zero + tf.constant((plus - 2 * mid + minus) / (h * h), dtype=x.dtype))
+""",
         },
         "scores": scores(**NO_DIRECTIONAL, **NO_JACOBIAN, **NO_HVP, **NO_SECOND),
     },
