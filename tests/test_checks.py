@@ -695,3 +695,31 @@ def test_last_returned_picks_the_last_result_of_a_shape():
     results = [("gradient", [np.ones(3), np.zeros((2, 2))]), ("gradient", [np.full(3, 2.0)])]
     assert checks.last_returned(results, (3,)).tolist() == [2.0, 2.0, 2.0]
     assert checks.last_returned(results, (4,)) is None
+
+
+def test_an_inner_jvp_read_after_both_blocks_keeps_its_outer_tangent_in_the_re_run():
+    def second_directional(x, v):
+        x, v = _watched(x), _watched(v)
+        with tf.autodiff.ForwardAccumulator(x, v) as outer:
+            with tf.autodiff.ForwardAccumulator(x, v) as inner:
+                y = tf.reduce_sum(x ** 3)
+        return outer.jvp(inner.jvp(y))  # both read after the blocks: vᵀ∇²f v = Σ 6x v²
+    checks.check_from_tape(lambda: second_directional([1.0, 2.0], [0.5, -1.0]), "second_directional")
+
+
+def test_a_none_in_the_re_run_fails_unless_the_answer_is_none_without_the_shifts_too():
+    def unconnected(x):
+        x, other = _watched(x), _watched(1.0)
+        with tf.GradientTape() as tape:
+            tape.watch([x, other])
+            y = x * x
+        return tape.gradient(y, [x, other])  # [2x, None]: None is right for the unconnected source
+    checks.check_from_tape(lambda: unconnected(3.0), "unconnected")
+    state = {"runs": 0}
+
+    def none_when_shifted(x):
+        state["runs"] += 1
+        slope = _slope_plain(x)
+        return None if state["runs"] == 1 else slope  # None in the re-run only
+    with pytest.raises(CheckFailed, match="do not come from the tape: none_when_shifted"):
+        checks.check_from_tape(lambda: none_when_shifted(3.0), "none_when_shifted")

@@ -374,6 +374,16 @@ class TapeCalls:
                 original = owner.__dict__[name]
                 self._saved.append((owner, name, original))
                 setattr(owner, name, self._counting(name, original))
+        self._plain_jvp = self._saved[-1][2]
+        self._accumulators = []  # those entered while shifting: a shifted jvp keeps its tangents for them
+        if self.shift:
+            enter = tf.autodiff.ForwardAccumulator.__dict__["__enter__"]
+            self._saved.append((tf.autodiff.ForwardAccumulator, "__enter__", enter))
+
+            def entering(accumulator):
+                self._accumulators.append(accumulator)
+                return enter(accumulator)
+            tf.autodiff.ForwardAccumulator.__enter__ = entering
         return self
 
     def _counting(self, name, original):
@@ -392,10 +402,10 @@ class TapeCalls:
                 result = original(tape, *args, **kwargs)
             finally:
                 self._depth -= 1
-            return self._shifted(name, result) if theirs and self.shift else result
+            return self._shifted(name, result, tape) if theirs and self.shift else result
         return counting
 
-    def _shifted(self, method, result):
+    def _shifted(self, method, result, asked):
         """The result with a random amount added to every float tensor in it, each shifted value kept."""
         import tensorflow as tf
 
@@ -409,6 +419,8 @@ class TapeCalls:
             amount = self._rng.choice([-1.0, 1.0], size=array.shape) * self._rng.uniform(1.0, 2.0, size=array.shape)
             amount *= self.size * (1.0 + np.abs(np.nan_to_num(array, posinf=0.0, neginf=0.0)))
             shifted = value + tf.constant(amount, dtype=value.dtype)
+            if method == "jvp":
+                self._keep_tangents(value, shifted, asked)
             self.returned.append(shifted.numpy().astype(np.float64))
             return shifted
 
@@ -416,6 +428,16 @@ class TapeCalls:
         result = tf.nest.map_structure(shift, result)
         self.results.append((method, self.returned[first:]))
         return result
+
+    def _keep_tangents(self, value, shifted, asked):
+        """An inner jvp read after an outer accumulator's block has ended (notebook 06, section 5) has a
+        tangent there that the shifted sum, made afterwards, would lack: give it the same one."""
+        for other in self._accumulators:
+            if other is asked:
+                continue
+            tangent = self._plain_jvp(other, value)
+            if tangent is not None and self._plain_jvp(other, shifted) is None:
+                other._watch(shifted, tangent)
 
     def __exit__(self, *exc):
         import tensorflow as tf
@@ -438,14 +460,14 @@ def _map_eagerly(fn, elems, fallback_to_while_loop=True, warn=True):
 
 
 def _answer_leaves(answer, path):
-    """(name, value) for every number or array in a nest of dicts, lists and tuples."""
+    """(name, value) for every number, array or None in a nest of dicts, lists and tuples."""
     if isinstance(answer, dict):
         for key, value in answer.items():
             yield from _answer_leaves(value, key if not path else f"{path}[{key!r}]")
     elif isinstance(answer, (list, tuple)) and not all(isinstance(item, (int, float, np.number)) for item in answer):
         for index, value in enumerate(answer):
             yield from _answer_leaves(value, f"{path}[{index}]")
-    elif answer is not None:
+    else:
         yield path, answer
 
 
@@ -491,13 +513,21 @@ def check_from_tape(compute, what, hint="", *, zeros_may_be_written=False, follo
         raise CheckFailed(f"{what} asked no tape for its answer: the numbers must be what tape.gradient (or the "
                           f"exercise's tape method) returns, not a formula worked out by hand. {hint}".strip())
     leaves = list(_answer_leaves(answer, ""))
+    nones = {name for name, value in leaves if value is None}
+    if nones:  # right where the answer is None without the shifts too (an unconnected source), lost elsewhere
+        right = {name for name, value in _answer_leaves(compute(), "") if value is None}
+        lost_nones = sorted(nones - right)
+        leaves = [(name, value) for name, value in leaves if value is not None]
+    else:
+        lost_nones = []
     if follows is None:
         lost = [name for name, value in leaves if not _follows_the_pool(value, name, what, shifted.returned,
                                                                           zeros_may_be_written)]
     else:
         wanted = follows(shifted.results)
         wanted = dict(_answer_leaves(wanted, "")) if wanted is not None else {}
-        lost = [name for name, value in leaves if name not in wanted or not _same_numbers(value, wanted[name], name, what)]
+        lost = [name for name, value in leaves if wanted.get(name) is None or not _same_numbers(value, wanted[name], name, what)]
+    lost = lost_nones + lost
     if lost:
         lost = [_entry_name(what, name) for name in lost]
         listed = ", ".join(lost[:MAX_POINTS_LISTED]) + (f" and {len(lost) - MAX_POINTS_LISTED} more" if len(lost) > MAX_POINTS_LISTED else "")
