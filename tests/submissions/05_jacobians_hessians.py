@@ -15,6 +15,28 @@ P = "05_jacobians_hessians_"
 
 
 scores = scores_for("05_jacobians_hessians")
+
+# Finite differences in float64, for the shortcuts that need the numbers without the tape.
+DIFFERENCES = """
+
+def value(f, p):
+    return float(f(tf.constant(p)))
+
+
+def hessian_by_differences(f, p, h=1e-4):
+    # H of f at p (float64) by four-point central differences of f.
+    n, E = p.size, np.eye(p.size) * h
+    return np.array([[(value(f, p + E[i] + E[j]) - value(f, p + E[i] - E[j]) - value(f, p - E[i] + E[j])
+                       + value(f, p - E[i] - E[j])) / (4 * h * h) for j in range(n)] for i in range(n)])
+
+
+def gradient_by_differences(f, p, h=1e-4):
+    # ∇f at p (float64) by five-point central differences of f (exact for polynomials up to degree 4).
+    rows = []
+    for e in np.eye(p.size) * h:
+        rows.append((-value(f, p + 2 * e) + 8 * value(f, p + e) - 8 * value(f, p - e) + value(f, p - 2 * e)) / (12 * h))
+    return np.array(rows)
+"""
 NO_HVP = dict(hvp_quadratic=0, hvp_other=0, hvp_large=0, top_eigenvalue_matrix=0, top_eigenvalue_large=0)
 
 
@@ -633,26 +655,7 @@ def newton_path(f, x, tol=1e-8, max_steps=50):
         g = inner.gradient(y, x)
     outer.jacobian(g, x)  # asked, then dropped
     return hessian_by_differences(f, x.numpy().astype(np.float64))
-
-
-def value(f, p):
-    return float(f(tf.constant(p)))
-
-
-def hessian_by_differences(f, p, h=1e-4):
-    # H of f at p (float64) by four-point central differences of f.
-    n, E = p.size, np.eye(p.size) * h
-    return np.array([[(value(f, p + E[i] + E[j]) - value(f, p + E[i] - E[j]) - value(f, p - E[i] + E[j])
-                       + value(f, p - E[i] - E[j])) / (4 * h * h) for j in range(n)] for i in range(n)])
-
-
-def gradient_by_differences(f, p, h=1e-4):
-    # ∇f at p (float64) by five-point central differences of f (exact for polynomials up to degree 4).
-    rows = []
-    for e in np.eye(p.size) * h:
-        rows.append((-value(f, p + 2 * e) + 8 * value(f, p + e) - 8 * value(f, p - e) + value(f, p - 2 * e)) / (12 * h))
-    return np.array(rows)
-""",
+""" + DIFFERENCES,
             P + "hvp": """def hvp(f, x, v):
     x = tf.convert_to_tensor(x)
     v = tf.convert_to_tensor(v, dtype=x.dtype)
@@ -701,26 +704,7 @@ def hvp_by_differences(f, p, v, h=1e-4):
         if np.linalg.norm(delta) < tol:
             break
     return np.stack(points)
-
-
-def value(f, p):
-    return float(f(tf.constant(p)))
-
-
-def hessian_by_differences(f, p, h=1e-4):
-    # H of f at p (float64) by four-point central differences of f.
-    n, E = p.size, np.eye(p.size) * h
-    return np.array([[(value(f, p + E[i] + E[j]) - value(f, p + E[i] - E[j]) - value(f, p - E[i] + E[j])
-                       + value(f, p - E[i] - E[j])) / (4 * h * h) for j in range(n)] for i in range(n)])
-
-
-def gradient_by_differences(f, p, h=1e-4):
-    # ∇f at p (float64) by five-point central differences of f (exact for polynomials up to degree 4).
-    rows = []
-    for e in np.eye(p.size) * h:
-        rows.append((-value(f, p + 2 * e) + 8 * value(f, p + e) - 8 * value(f, p - e) + value(f, p - 2 * e)) / (12 * h))
-    return np.array(rows)
-""",
+""" + DIFFERENCES,
         },
         "scores": {grade_id: 0.0 for grade_id in scores()},
         "feedback": ["they do not come from the tape"],
@@ -756,26 +740,7 @@ def gradient_by_differences(f, p, h=1e-4):
         g = inner.gradient(zero, x)
     H = outer.jacobian(g, x, unconnected_gradients=tf.UnconnectedGradients.ZERO)
     return H + tf.constant(hessian_by_differences(f, x.numpy().astype(np.float64)), dtype=x.dtype)
-
-
-def value(f, p):
-    return float(f(tf.constant(p)))
-
-
-def hessian_by_differences(f, p, h=1e-4):
-    # H of f at p (float64) by four-point central differences of f.
-    n, E = p.size, np.eye(p.size) * h
-    return np.array([[(value(f, p + E[i] + E[j]) - value(f, p + E[i] - E[j]) - value(f, p - E[i] + E[j])
-                       + value(f, p - E[i] - E[j])) / (4 * h * h) for j in range(n)] for i in range(n)])
-
-
-def gradient_by_differences(f, p, h=1e-4):
-    # ∇f at p (float64) by five-point central differences of f (exact for polynomials up to degree 4).
-    rows = []
-    for e in np.eye(p.size) * h:
-        rows.append((-value(f, p + 2 * e) + 8 * value(f, p + e) - 8 * value(f, p - e) + value(f, p - 2 * e)) / (12 * h))
-    return np.array(rows)
-""",
+""" + DIFFERENCES,
             P + "hvp": """def hvp(f, x, v):
     x = tf.convert_to_tensor(x)
     v = tf.convert_to_tensor(v, dtype=x.dtype)
@@ -823,26 +788,7 @@ def hvp_by_differences(f, p, v, h=1e-4):
         if np.linalg.norm(delta) < tol:
             break
     return np.stack(points)
-
-
-def value(f, p):
-    return float(f(tf.constant(p)))
-
-
-def hessian_by_differences(f, p, h=1e-4):
-    # H of f at p (float64) by four-point central differences of f.
-    n, E = p.size, np.eye(p.size) * h
-    return np.array([[(value(f, p + E[i] + E[j]) - value(f, p + E[i] - E[j]) - value(f, p - E[i] + E[j])
-                       + value(f, p - E[i] - E[j])) / (4 * h * h) for j in range(n)] for i in range(n)])
-
-
-def gradient_by_differences(f, p, h=1e-4):
-    # ∇f at p (float64) by five-point central differences of f (exact for polynomials up to degree 4).
-    rows = []
-    for e in np.eye(p.size) * h:
-        rows.append((-value(f, p + 2 * e) + 8 * value(f, p + e) - 8 * value(f, p - e) + value(f, p - 2 * e)) / (12 * h))
-    return np.array(rows)
-""",
+""" + DIFFERENCES,
         },
         "scores": {grade_id: 0.0 for grade_id in scores()},
     },
