@@ -430,7 +430,7 @@ class TapeCalls:
         return result
 
     def _keep_tangents(self, value, shifted, asked):
-        """An inner jvp read after an outer accumulator's block has ended (notebook 06, section 5) has a
+        """An inner jvp read after an outer accumulator's block has ended (as forward mode allows) has a
         tangent there that the shifted sum, made afterwards, would lack: give it the same one."""
         for other in self._accumulators:
             if other is asked:
