@@ -91,8 +91,8 @@ $(COLAB_VENV)/.installed: tests/colab/requirements.txt
 test-colab: $(STAMP) colab-env
 	$(RUN) $(BIN)/python -m pytest -n 2 tests/test_colab.py
 
-# The oldest JupyterLab the course allows (tests/lab-floor/requirements.txt) serves the browser tests a
-# second time; the newest is .venv's. Built once, in .lab-floor-venv/, without TensorFlow.
+# The oldest JupyterLab the course allows (tests/lab-floor/requirements.txt) serves every browser test
+# a second time, in the same session; the newest is .venv's. Built once, in .lab-floor-venv/, without TensorFlow.
 LAB_FLOOR_VENV := .lab-floor-venv
 
 lab-floor-env: $(LAB_FLOOR_VENV)/.installed
@@ -104,20 +104,19 @@ $(LAB_FLOOR_VENV)/.installed: tests/lab-floor/requirements.txt
 	touch $@
 
 test-lab-floor: $(STAMP) browser-deps lab-floor-env
-	COURSE_LAB_PYTHON="$(CURDIR)/$(LAB_FLOOR_VENV)/bin/python" $(RUN) $(BIN)/python -m pytest -m browser
+	COURSE_REQUIRE_LAB_FLOOR=1 $(RUN) $(BIN)/python -m pytest -m browser -k lab-floor
 
 # The README's pictures come from the browser test of a first-timer's first minutes (it prints the times too).
 SCREENSHOTS := lesson failed-check validate
 
 screenshots: $(STAMP) browser-deps
-	$(RUN) $(BIN)/python -m pytest -s tests/test_first_minutes.py
+	$(RUN) $(BIN)/python -m pytest -s tests/test_first_minutes.py -k lab-newest
 	mkdir -p docs/images
 	for shot in $(SCREENSHOTS); do cp .artifacts/first-minutes-$$shot.png docs/images/; done
 
-# Two workers: TensorFlow kernels need a core each.
+# Two workers: TensorFlow kernels need a core each. One session: the browser tests' demo class is graded once.
 test: $(STAMP) browser-deps sandbox-deps colab-env lab-floor-env
-	$(RUN) $(BIN)/python -m pytest -n 2 --dist loadgroup
-	COURSE_LAB_PYTHON="$(CURDIR)/$(LAB_FLOOR_VENV)/bin/python" $(RUN) $(BIN)/python -m pytest -m browser
+	COURSE_REQUIRE_LAB_FLOOR=1 $(RUN) $(BIN)/python -m pytest -n 2 --dist loadgroup --durations=15
 
 # Everything but the notebook executions: seconds instead of minutes.
 test-fast: $(STAMP)

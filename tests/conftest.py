@@ -1,12 +1,14 @@
 """Shared fixtures: an isolated Jupyter, and a tiny course to test the build and lint on."""
 from __future__ import annotations
 
+import importlib
 import os
 import re
 import shutil
 import sys
 import tempfile
 from pathlib import Path
+from typing import NamedTuple
 
 import nbformat
 import pytest
@@ -36,6 +38,49 @@ def isolated_jupyter(tmp_path_factory):
     yield
     os.environ.clear()
     os.environ.update(saved)
+
+
+def _expected_minutes(item) -> tuple:
+    """How long `item` is expected to take, as a sort key: the browser tests (one worker's share, both
+    JupyterLabs), then the round trips by class size, then every other notebook execution, then the rest."""
+    if item.get_closest_marker("browser"):
+        return (0,)
+    if item.get_closest_marker("notebooks"):
+        if item.originalname == "test_every_synthetic_submission_gets_its_exact_score":
+            cases = importlib.import_module(f"submissions.{item.callspec.params['name']}").SUBMISSIONS
+            return (1, -len(cases))
+        return (2,)
+    return (3,)
+
+
+def pytest_collection_modifyitems(items):
+    """The slowest first, so that no worker is left with a long test at the end while the other idles."""
+    items.sort(key=_expected_minutes)
+
+
+class Lab(NamedTuple):
+    """A JupyterLab the browser tests are served by: its environment's Python, and where its screenshots go."""
+    python: str
+    artifacts: Path
+
+
+ARTIFACTS = ROOT / ".artifacts"
+LAB_FLOOR_PYTHON = ROOT / ".lab-floor-venv" / "bin" / "python"
+
+
+@pytest.fixture(scope="session", params=["newest", "floor"], ids=["lab-newest", "lab-floor"])
+def lab(request):
+    """Every browser test runs twice in one session: with .venv's JupyterLab (the newest the course allows)
+    and with the oldest one it allows (tests/lab-floor/requirements.txt, built by `make lab-floor-env`),
+    whose server has no TensorFlow while the notebooks' kernel stays this Python."""
+    if request.param == "newest":
+        return Lab(sys.executable, ARTIFACTS)
+    if not LAB_FLOOR_PYTHON.exists():
+        why = f"the oldest JupyterLab's environment is not built: `make lab-floor-env` builds {LAB_FLOOR_PYTHON.parent.parent.name}/"
+        if os.environ.get("COURSE_REQUIRE_LAB_FLOOR"):  # `make test` builds it: there, missing is a failure
+            pytest.fail(why)
+        pytest.skip(why)
+    return Lab(str(LAB_FLOOR_PYTHON), ARTIFACTS / "lab-floor")
 
 
 def markdown(source, cell_id, **nbgrader):

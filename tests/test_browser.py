@@ -1,8 +1,6 @@
 """In headless Chromium: the student's JupyterLab with nbgrader's Validate button and Assignment List,
-and the instructor's formgrader and class report after `make demo`.
-
-COURSE_LAB_PYTHON=/path/to/other/venv/bin/python serves JupyterLab from that environment (another
-JupyterLab/notebook/nbgrader release) while the notebooks' kernel stays this Python, which has TensorFlow."""
+and the instructor's formgrader and class report after `make demo`; each with the newest JupyterLab the
+course allows and with the oldest (conftest's `lab` fixture)."""
 import contextlib
 import http.client
 import json
@@ -25,7 +23,6 @@ from conftest import ROOT
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 TOKEN = "course-browser-test"
-ARTIFACTS = ROOT / ".artifacts"
 # The flags this machine's closed network needs (no background connections, no sandbox as root).
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage"]
@@ -70,13 +67,12 @@ def _started(server: subprocess.Popen, url: str) -> bool:
 
 
 @contextlib.contextmanager
-def jupyter_lab(served: Path, home: Path):
-    """`jupyter lab` as `make lab` starts it, serving `served`, with Jupyter's folders in `home`;
-    yields its address."""
+def jupyter_lab(served: Path, home: Path, python: str):
+    """`jupyter lab` as `make lab` starts it, from `python`'s environment, serving `served`, with
+    Jupyter's folders in `home`; yields its address."""
     env = {**os.environ, "JUPYTER_CONFIG_DIR": str(home / "config"), "JUPYTER_DATA_DIR": str(home / "data"),
            "JUPYTER_RUNTIME_DIR": str(home / "runtime")}
     env.pop("MPLBACKEND", None)  # kernels draw inline, as under `make lab` (conftest chose Agg for its own runs)
-    python = os.environ.get("COURSE_LAB_PYTHON") or sys.executable
     if python != sys.executable:
         _serve_from_another_environment(python, env, home / "data")
     command = [python, "-m", "jupyter", "lab", "--no-browser", "--ip=127.0.0.1", "--ServerApp.port_retries=0",
@@ -115,14 +111,14 @@ def jupyter_lab(served: Path, home: Path):
 
 
 @pytest.fixture(scope="module")
-def lab(tmp_path_factory):
+def student_lab(lab, tmp_path_factory):
     """JupyterLab on a scratch copy of the course (Validate saves the notebook first, and the
     committed editions must stay as the build wrote them)."""
     home = tmp_path_factory.mktemp("lab")
     served = home / "course"
     shutil.copytree(ROOT / "release", served / "release")
     shutil.copy(ROOT / "nbgrader_config.py", served / "nbgrader_config.py")
-    with jupyter_lab(served, home) as url:
+    with jupyter_lab(served, home, lab.python) as url:
         yield url
 
 
@@ -150,27 +146,27 @@ def open_notebook(lab, page, name):
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_student_notebook_opens_with_validate_and_a_collapsed_setup_cell(lab, page, name):
-    notebook = open_notebook(lab, page, name)
+def test_student_notebook_opens_with_validate_and_a_collapsed_setup_cell(lab, student_lab, page, name):
+    notebook = open_notebook(student_lab, page, name)
     # nbgrader's labextension adds its button to the notebook toolbar
     page.locator(".jp-NotebookPanel:visible .jp-Toolbar").get_by_text("Validate").wait_for(timeout=30_000)
     # the generated setup cell shows as a collapsed placeholder, not 300 lines of helpers
     setup = notebook.locator(".jp-Cell").nth(1)
     setup.locator(".jp-InputPlaceholder").wait_for(timeout=30_000)
     assert "Setup: run this cell first" in setup.inner_text()
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"lab-{name}.png"))
+    lab.artifacts.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(lab.artifacts / f"lab-{name}.png"))
 
 
-def test_validate_runs_nbgrader_and_reports_the_stubs(lab, page):
+def test_validate_runs_nbgrader_and_reports_the_stubs(lab, student_lab, page):
     """The Validate button runs nbgrader on the server: on the student edition the stubs fail, and the dialog says so."""
     name = NAMES[0]
-    open_notebook(lab, page, name)
+    open_notebook(student_lab, page, name)
     page.locator(".jp-NotebookPanel:visible .jp-Toolbar").get_by_text("Validate").click()
     dialog = page.locator(".jp-Dialog")
     dialog.wait_for(timeout=120_000)
     dialog.get_by_text("NotImplementedError").first.wait_for(timeout=120_000)
-    page.screenshot(path=str(ARTIFACTS / f"lab-{name}-validate.png"))
+    page.screenshot(path=str(lab.artifacts / f"lab-{name}-validate.png"))
 
 
 # ---------------------------------------------------------------- the student's Assignment List
@@ -179,7 +175,7 @@ RELEASED = "01_first_gradient"
 
 
 @pytest.fixture(scope="module")
-def exchange_lab(tmp_path_factory):
+def exchange_lab(lab, tmp_path_factory):
     """A course with its exchange in the tmp dir, `RELEASED` released into it, served by JupyterLab."""
     home = tmp_path_factory.mktemp("exchange")
     served = home / "course"
@@ -191,11 +187,11 @@ def exchange_lab(tmp_path_factory):
     assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
     course_id = course.nbgrader_config(ROOT).CourseDirectory.course_id
     assert (home / "exchange" / course_id / "outbound" / RELEASED).is_dir(), done.stderr[-3000:]
-    with jupyter_lab(served, home) as url:
+    with jupyter_lab(served, home, lab.python) as url:
         yield url
 
 
-def test_assignment_list_shows_the_released_assignment(exchange_lab, page):
+def test_assignment_list_shows_the_released_assignment(lab, exchange_lab, page):
     """Nbgrader > Assignment List asks the server's exchange and lists the release, ready to fetch."""
     page.goto(f"{exchange_lab}/lab?token={TOKEN}")
     page.locator(".lm-MenuBar-itemLabel", has_text="Nbgrader").click(timeout=60_000)
@@ -203,8 +199,8 @@ def test_assignment_list_shows_the_released_assignment(exchange_lab, page):
     released = page.locator("#released_assignments_list .list_item", has_text=RELEASED)
     released.wait_for(timeout=60_000)
     assert released.get_by_role("button", name="Fetch").is_visible(), released.inner_text()
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "assignment-list.png"))
+    lab.artifacts.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(lab.artifacts / "assignment-list.png"))
 
 
 # ---------------------------------------------------------------- the instructor, after `make demo`
@@ -214,16 +210,22 @@ DEMO_STUDENT = "wrong_factor"  # a mean where the sum was asked: partly wrong, a
 DEMO_MESSAGE = "It is 1/201 of the answer"
 
 
-@pytest.fixture(scope="module")
-def demo_lab(tmp_path_factory):
-    """The course `make demo` builds and grades, served by JupyterLab; yields (address, folder)."""
-    home = tmp_path_factory.mktemp("instructor")
-    folder = home / "demo"
+@pytest.fixture(scope="session")
+def graded_demo(tmp_path_factory):
+    """The course `make demo` builds and grades: graded once, served by each JupyterLab in turn."""
+    folder = tmp_path_factory.mktemp("demo") / "demo"
     done = subprocess.run([sys.executable, "-m", "autograder", "demo", "--folder", str(folder)], cwd=ROOT,
                           capture_output=True, text=True, timeout=1800)
     assert done.returncode == 0 and (folder / "gradebook.db").exists(), (done.stdout + done.stderr)[-3000:]
-    with jupyter_lab(folder, home) as url:
-        yield url, folder
+    return folder
+
+
+@pytest.fixture(scope="module")
+def demo_lab(lab, graded_demo, tmp_path_factory):
+    """The graded demo course served by JupyterLab; yields (address, folder)."""
+    home = tmp_path_factory.mktemp("instructor")
+    with jupyter_lab(graded_demo, home, lab.python) as url:
+        yield url, graded_demo
 
 
 def _gradebook_score(folder: Path, student: str) -> tuple[float, float]:
@@ -234,7 +236,7 @@ def _gradebook_score(folder: Path, student: str) -> tuple[float, float]:
         return submission.score, submission.max_score
 
 
-def test_formgrader_in_jupyterlab_shows_a_students_score_and_what_the_failing_check_said(demo_lab, page):
+def test_formgrader_in_jupyterlab_shows_a_students_score_and_what_the_failing_check_said(lab, demo_lab, page):
     url, folder = demo_lab
     score, max_score = _gradebook_score(folder, DEMO_STUDENT)
     assert 0 < score < max_score  # partly wrong, as the demo class has it
@@ -244,8 +246,8 @@ def test_formgrader_in_jupyterlab_shows_a_students_score_and_what_the_failing_ch
     formgrader = page.frame_locator(".jp-MainAreaWidget:visible iframe")
     for name in demo.NOTEBOOKS:  # Manage Assignments lists the demo's notebooks
         formgrader.get_by_role("link", name=name).first.wait_for(timeout=60_000)
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "formgrader-assignments.png"))
+    lab.artifacts.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(lab.artifacts / "formgrader-assignments.png"))
 
     formgrader.get_by_role("link", name="Manage Students").first.click()
     student = formgrader.locator("tr").filter(has=formgrader.locator(f'td.id[data-order="{DEMO_STUDENT}"]'))
@@ -253,7 +255,7 @@ def test_formgrader_in_jupyterlab_shows_a_students_score_and_what_the_failing_ch
     row = formgrader.locator("tr", has_text=DEMO_NOTEBOOK).first
     row.wait_for(timeout=60_000)
     assert f"{score:g} / {max_score:g}" in " ".join(row.inner_text().split()), row.inner_text()
-    page.screenshot(path=str(ARTIFACTS / "formgrader-student.png"))
+    page.screenshot(path=str(lab.artifacts / "formgrader-student.png"))
 
     row.locator("a").first.click()  # the student's notebooks of that assignment
     formgrader.get_by_text("Notebook ID").wait_for(timeout=60_000)
@@ -261,10 +263,10 @@ def test_formgrader_in_jupyterlab_shows_a_students_score_and_what_the_failing_ch
     message = formgrader.get_by_text(DEMO_MESSAGE).first
     message.wait_for(timeout=60_000)
     message.scroll_into_view_if_needed()
-    page.screenshot(path=str(ARTIFACTS / "formgrader-submission.png"))
+    page.screenshot(path=str(lab.artifacts / "formgrader-submission.png"))
 
 
-def test_the_class_report_opens_with_pass_rates_and_the_mistakes_named(demo_lab, page):
+def test_the_class_report_opens_with_pass_rates_and_the_mistakes_named(lab, demo_lab, page):
     url, folder = demo_lab
     page.goto(f"{url}/files/reports/{DEMO_NOTEBOOK}.html?token={TOKEN}")
     page.get_by_text(DEMO_STUDENT).first.wait_for(timeout=60_000)
@@ -272,4 +274,4 @@ def test_the_class_report_opens_with_pass_rates_and_the_mistakes_named(demo_lab,
     assert "submissions graded" in text and "passed" in text, text[:2000]  # the summary, each test's pass count
     mistake = text.index("a mean (tf.reduce_mean)")  # the mistake the check named, then who made it
     assert DEMO_STUDENT in text[mistake:mistake + 300], text[mistake:mistake + 300]
-    page.screenshot(path=str(ARTIFACTS / "class-report.png"), full_page=True)
+    page.screenshot(path=str(lab.artifacts / "class-report.png"), full_page=True)

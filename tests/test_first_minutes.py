@@ -15,7 +15,7 @@ import nbformat
 import pytest
 
 from conftest import ROOT
-from test_browser import ARTIFACTS, jupyter_lab, open_notebook, page  # noqa: F401 (page is a fixture)
+from test_browser import jupyter_lab, open_notebook, page  # noqa: F401 (page is a fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 NAME = "01_first_gradient"
@@ -40,7 +40,7 @@ GRID_WITH_A_MEAN = '''def derivative_on_grid(f, x):
 
 
 @pytest.fixture(scope="module")
-def fresh_lab(tmp_path_factory):
+def fresh_lab(lab, tmp_path_factory):
     """JupyterLab as a student gets it, on a scratch copy of the student edition, without the news prompt."""
     home = tmp_path_factory.mktemp("first-minutes")
     served = home / "course"
@@ -52,7 +52,7 @@ def fresh_lab(tmp_path_factory):
                            "notebook-extension/tracker": {"windowingMode": "none"}}.items():
         (settings / plugin).parent.mkdir(parents=True, exist_ok=True)
         (settings / f"{plugin}.jupyterlab-settings").write_text(json.dumps(values))
-    with jupyter_lab(served, home) as url:
+    with jupyter_lab(served, home, lab.python) as url:
         yield url
 
 
@@ -92,18 +92,18 @@ def _run(page, cell):
     _wait_until_run(cell, before)
 
 
-def _shot(page, name, *, top=None, bottom=None):
+def _shot(page, path, *, top=None, bottom=None):
     """A screenshot with the element `top` scrolled to the top of the view (or `bottom` to its bottom)."""
     if top is not None:
         top.evaluate("element => element.scrollIntoView({block: 'start'})")
     if bottom is not None:
         bottom.evaluate("element => element.scrollIntoView({block: 'end'})")
     page.wait_for_timeout(300)  # let the scroll settle before the picture
-    page.screenshot(path=str(ARTIFACTS / name))
+    page.screenshot(path=str(path))
 
 
-def test_a_first_timers_first_minutes(fresh_lab, page):
-    ARTIFACTS.mkdir(exist_ok=True)
+def test_a_first_timers_first_minutes(lab, fresh_lab, page):
+    lab.artifacts.mkdir(parents=True, exist_ok=True)
     page.set_viewport_size({"width": 1280, "height": 800})
     times = {}
     start = time.monotonic()
@@ -121,7 +121,7 @@ def test_a_first_timers_first_minutes(fresh_lab, page):
     lesson_plot = _index_of("Check it against the closed form")
 
     assert _cell(notebook, lesson_plot + 1).locator(".jp-OutputArea-output img").count() == 1
-    _shot(page, "first-minutes-lesson.png", top=_cell(notebook, lesson_plot))
+    _shot(page, lab.artifacts / "first-minutes-lesson.png", top=_cell(notebook, lesson_plot))
 
     # Exercise 1 without tape.watch: the try-it cell prints None, the check says why and how to fix it
     exercise = _index_of("def square_slope(x):")
@@ -133,7 +133,7 @@ def test_a_first_timers_first_minutes(fresh_lab, page):
     times["the first check has answered"] = time.monotonic() - start
     said = check.locator(".jp-OutputArea-output").inner_text()
     assert "square_slope(3.0) is None" in said and "tape.watch(x)" in said, said
-    _shot(page, "first-minutes-none.png", bottom=check.locator(".jp-OutputArea-output").last)
+    _shot(page, lab.artifacts / "first-minutes-none.png", bottom=check.locator(".jp-OutputArea-output").last)
 
     # fixed: both checks of exercise 1 pass (no error output)
     _write_cell(page, _cell(notebook, exercise), SLOPE)
@@ -155,7 +155,7 @@ def test_a_first_timers_first_minutes(fresh_lab, page):
     grid_check.get_by_text("It is 1/201 of the answer").first.wait_for(timeout=120_000)
     assert grid_check.locator(".jp-OutputArea-output img").count() >= 1, "the failing check shows no plot"
     times["the grid check has drawn its plot"] = time.monotonic() - start
-    _shot(page, "first-minutes-failed-check.png", top=grid_check.locator(".jp-OutputArea-output").first)
+    _shot(page, lab.artifacts / "first-minutes-failed-check.png", top=grid_check.locator(".jp-OutputArea-output").first)
 
     # Validate saves the notebook and runs it on the server: the dialog opens on the failing check
     page.locator(".jp-NotebookPanel:visible .jp-Toolbar").get_by_text("Validate").click()
@@ -163,8 +163,8 @@ def test_a_first_timers_first_minutes(fresh_lab, page):
     message = dialog.get_by_text("It is 1/201 of the answer").first
     message.wait_for(timeout=300_000)
     times["Validate has answered"] = time.monotonic() - start
-    _shot(page, "first-minutes-validate.png", bottom=message)
+    _shot(page, lab.artifacts / "first-minutes-validate.png", bottom=message)
 
     report = "\n".join(f"{seconds:6.1f} s  {step}" for step, seconds in times.items())
-    (ARTIFACTS / "first-minutes.txt").write_text(report + "\n")
+    (lab.artifacts / "first-minutes.txt").write_text(report + "\n")
     print("\nA first-timer's first minutes with 01 (seconds from opening it):\n" + report)
