@@ -70,38 +70,42 @@ sandbox-deps:
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap >/dev/null; \
 	  else echo "grading in a sandbox needs bubblewrap: sudo apt-get install bubblewrap"; exit 1; fi; }
 
+# The test environments below are built once per requirements file and Python, in a cache outside the
+# clone (a fresh clone links to it instead of installing again), under a lock so that two clones never
+# build the same one at once. $(1): the link in the clone, $(2): the Python, $(3): the requirements file.
+ENV_CACHE ?= $(HOME)/.cache/gradient-tape-course
+define cached_venv
+	@key=$$( { cat $(3); $(2) --version; } | sha256sum | cut -c1-16 ); dir="$(ENV_CACHE)/$(1)-$$key"; \
+	mkdir -p "$(ENV_CACHE)" && exec 9>"$$dir.lock" && flock 9 && \
+	if [ ! -e "$$dir/.installed" ]; then \
+	  echo "building $(1) for $(3) in $$dir" && rm -rf "$$dir" && $(2) -m venv "$$dir" && \
+	  "$$dir/bin/python" -m pip install --quiet --upgrade pip && \
+	  "$$dir/bin/python" -m pip install --quiet -r $(3) && touch "$$dir/.installed"; \
+	fi && rm -rf $(1) && ln -s "$$dir" $(1)
+endef
+
 # Colab's versions (tests/colab/requirements.txt) on Python 3.12, without the course installed: the
-# self-study edition is run there too. Built once; skipped, with a message, where no Python 3.12 is.
+# self-study edition is run there too. Skipped, with a message, where no Python 3.12 is.
 COLAB_VENV := .colab-venv
 # pyenv's own 3.12 before PATH's: with pyenv, python3.12 on PATH is a shim that runs only when 3.12 is selected.
 COLAB_PYTHON ?= $(firstword $(wildcard $(HOME)/.pyenv/versions/3.12*/bin/python3.12) $(shell command -v python3.12))
 
-colab-env: $(COLAB_VENV)/.installed
-
-$(COLAB_VENV)/.installed: tests/colab/requirements.txt
-	@if [ -z "$(COLAB_PYTHON)" ]; then \
-	  echo "no Python 3.12 here: the tests on Colab's versions will be skipped (pyenv install 3.12 adds it)"; \
-	else \
-	  rm -rf $(COLAB_VENV) && $(COLAB_PYTHON) -m venv $(COLAB_VENV) && \
-	  $(COLAB_VENV)/bin/python -m pip install --quiet --upgrade pip && \
-	  $(COLAB_VENV)/bin/python -m pip install --quiet -r tests/colab/requirements.txt && \
-	  touch $@; \
-	fi
+colab-env:
+ifeq ($(COLAB_PYTHON),)
+	@echo "no Python 3.12 here: the tests on Colab's versions will be skipped (pyenv install 3.12 adds it)"
+else
+	$(call cached_venv,$(COLAB_VENV),$(COLAB_PYTHON),tests/colab/requirements.txt)
+endif
 
 test-colab: $(STAMP) colab-env
 	$(RUN) $(BIN)/python -m pytest -n 2 tests/test_colab.py
 
 # The oldest JupyterLab the course allows (tests/lab-floor/requirements.txt) serves every browser test
-# a second time, in the same session; the newest is .venv's. Built once, in .lab-floor-venv/, without TensorFlow.
+# a second time, in the same session; the newest is .venv's. Without TensorFlow.
 LAB_FLOOR_VENV := .lab-floor-venv
 
-lab-floor-env: $(LAB_FLOOR_VENV)/.installed
-
-$(LAB_FLOOR_VENV)/.installed: tests/lab-floor/requirements.txt
-	rm -rf $(LAB_FLOOR_VENV) && $(PYTHON) -m venv $(LAB_FLOOR_VENV)
-	$(LAB_FLOOR_VENV)/bin/python -m pip install --quiet --upgrade pip
-	$(LAB_FLOOR_VENV)/bin/python -m pip install --quiet -r tests/lab-floor/requirements.txt
-	touch $@
+lab-floor-env:
+	$(call cached_venv,$(LAB_FLOOR_VENV),$(PYTHON),tests/lab-floor/requirements.txt)
 
 test-lab-floor: $(STAMP) browser-deps lab-floor-env
 	COURSE_REQUIRE_LAB_FLOOR=1 $(RUN) $(BIN)/python -m pytest -m browser -k lab-floor
@@ -114,8 +118,10 @@ screenshots: $(STAMP) browser-deps
 	mkdir -p docs/images
 	for shot in $(SCREENSHOTS); do cp .artifacts/first-minutes-$$shot.png docs/images/; done
 
-# Two workers: TensorFlow kernels need a core each. One session: the browser tests' demo class is graded once.
-test: $(STAMP) browser-deps sandbox-deps colab-env lab-floor-env
+# The three environments are built side by side (pip waits on the disk more than on a core). Two workers:
+# TensorFlow kernels need a core each. One session: the browser tests' demo class is graded once.
+test: browser-deps sandbox-deps
+	$(MAKE) --no-print-directory --jobs=3 --output-sync=target env colab-env lab-floor-env
 	COURSE_REQUIRE_LAB_FLOOR=1 $(RUN) $(BIN)/python -m pytest -n 2 --dist loadgroup --durations=15
 
 # Everything but the notebook executions: seconds instead of minutes.

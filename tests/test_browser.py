@@ -1,5 +1,5 @@
 """In headless Chromium: the student's JupyterLab with nbgrader's Validate button and Assignment List,
-and the instructor's formgrader and class report after `make demo`; each with the newest JupyterLab the
+and the instructor's formgrader and class report on the demo course; each with the newest JupyterLab the
 course allows and with the oldest (conftest's `lab` fixture)."""
 import contextlib
 import http.client
@@ -210,12 +210,19 @@ DEMO_STUDENT = "wrong_factor"  # a mean where the sum was asked: partly wrong, a
 DEMO_MESSAGE = "It is 1/201 of the answer"
 
 
+# The demo class's students the pages below show. The whole class's scores are the round trip's to test.
+DEMO_GRADED = ("correct", DEMO_STUDENT, "blank")
+
+
 @pytest.fixture(scope="session")
 def graded_demo(tmp_path_factory):
-    """The course `make demo` builds and grades: graded once, served by each JupyterLab in turn."""
+    """The course `make demo` builds, with `DEMO_GRADED` graded by `python -m autograder grade`: graded
+    once, served by each JupyterLab in turn."""
     folder = tmp_path_factory.mktemp("demo") / "demo"
-    done = subprocess.run([sys.executable, "-m", "autograder", "demo", "--folder", str(folder)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=1800)
+    demo.build(ROOT, folder)
+    students = [arg for student in DEMO_GRADED for arg in ("--student", student)]
+    done = subprocess.run([sys.executable, "-m", "autograder", "--root", str(folder), "grade", DEMO_NOTEBOOK, *students],
+                          cwd=folder, capture_output=True, text=True, timeout=1800)
     assert done.returncode == 0 and (folder / "gradebook.db").exists(), (done.stdout + done.stderr)[-3000:]
     return folder
 
