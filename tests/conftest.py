@@ -58,6 +58,18 @@ def pytest_collection_modifyitems(items):
     items.sort(key=_expected_minutes)
 
 
+def pytest_collection_finish(session):
+    """Under `--dist loadgroup` (make test) every test of a group must run on one worker: the browser
+    tests share one graded demo class and never start two JupyterLabs at once. pytest-xdist marks a group
+    in each test's id; where it could not (a pytest it does not know), stop rather than run ungrouped."""
+    if not getattr(session.config.option, "loadgroup", False):  # set on xdist's workers under loadgroup
+        return
+    lost = [item.nodeid for item in session.items if item.get_closest_marker("xdist_group") and "@" not in item.nodeid]
+    if lost:
+        raise pytest.UsageError(f"pytest-xdist could not group {len(lost)} tests (first: {lost[0]}): "
+                                "install the pytest that pyproject.toml pins (`make env`)")
+
+
 class Lab(NamedTuple):
     """A JupyterLab the browser tests are served by: its environment's Python, and where its screenshots go."""
     python: str
