@@ -29,7 +29,7 @@ from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import Unicode
 
 from .. import course, setup_cell
-from . import class_report, pool, sandbox, tampering
+from . import class_report, nbgrader_api, pool, sandbox, tampering
 from .progress import progress_bar
 from .repair import preflight
 
@@ -72,18 +72,6 @@ class Replay(NbGraderPreprocessor):
         return executed, resources
 
 
-def _api(root: Path, **config_sections):
-    """nbgrader's API on the course at `root`, with more configuration ({"Autograde": {...}})."""
-    from nbgrader.apps import NbGraderAPI
-
-    config = course.nbgrader_config(root)
-    config.CourseDirectory.root = str(root)
-    for section, values in config_sections.items():
-        for key, value in values.items():
-            config[section][key] = value
-    return NbGraderAPI(config=config)
-
-
 def hidden_folders(root: Path, db_url: str) -> list[str]:
     """What a student's kernel must not see: the course (solutions, hidden tests, every student's
     work) and the gradebook's folder."""
@@ -116,14 +104,14 @@ def _grade_class(assignment, root, students, csv_path, sandboxed, workers, sched
 
     if sandboxed:
         sandbox.check_bubblewrap()
-    api = _api(root)
+    api = nbgrader_api.api(root)
     a = course.Assignment(assignment, root)
     setup = setup_cell.find_setup_cell(nbformat.read(a.release, as_version=4), assignment)
     settings = pool.Settings(execute_config=dict(api.config.Execute), sandboxed=sandboxed,
                              hidden=hidden_folders(root, api.coursedir.db_url),
                              warm_cells=[setup.source] if setup is not None else [])
     # Local workers start their fork servers now, while the gradebook is readied and submissions prepared.
-    with pool.executor(settings, workers, scheduler) as workers_pool:
+    with _workers(settings, workers, scheduler) as workers_pool:
         with Gradebook(api.coursedir.db_url) as gradebook:
             known = {x.name for x in gradebook.assignments}
         if assignment not in known:
@@ -136,9 +124,9 @@ def _grade_class(assignment, root, students, csv_path, sandboxed, workers, sched
             students = sorted(p.parent.name for p in submitted.glob(f"*/{assignment}") if p.is_dir())
         outcomes = {student: Outcome(student) for student in students}
         executed = Path(tempfile.mkdtemp(prefix="executed-"))
-        prepare = _api(root, Autograde={"autograde_preprocessors": []})
+        prepare = nbgrader_api.api(root, Autograde={"autograde_preprocessors": []})
         # prepare has sanitized the submission already: record takes it as it is, then the executed one
-        record = _api(root, Autograde={"sanitize_preprocessors": [],
+        record = nbgrader_api.api(root, Autograde={"sanitize_preprocessors": [],
                                        "autograde_preprocessors": ["autograder.grading.coordinator.Replay", *AFTER_EXECUTE]},
                       Replay={"folder": str(executed)})
 
@@ -155,6 +143,15 @@ def _grade_class(assignment, root, students, csv_path, sandboxed, workers, sched
         finally:
             shutil.rmtree(executed, ignore_errors=True)
     return [outcomes[student] for student in students]
+
+
+def _workers(settings: pool.Settings, workers: int | None, scheduler: str | None):
+    """Where submissions run: this machine's processes, or a Dask cluster's workers when given its scheduler."""
+    if scheduler:
+        from .dask_workers import DaskWorkers
+
+        return DaskWorkers(settings, scheduler)
+    return pool.LocalWorkers(settings, workers)
 
 
 def _scores_csv_and_report(assignment, root, db_url, outcomes, csv_path):
@@ -260,7 +257,7 @@ def export_csv(root: Path, path: Path) -> None:
     from nbgrader.api import Gradebook
     from nbgrader.plugins import CsvExportPlugin
 
-    api = _api(root)
+    api = nbgrader_api.api(root)
     plugin = CsvExportPlugin(config=api.config)
     plugin.to = str(path)
     with Gradebook(api.coursedir.db_url) as gradebook:

@@ -12,7 +12,7 @@ import threading
 from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 
-from . import pool, sandbox
+from . import nbgrader_api, pool, sandbox
 
 _local = threading.local()  # one fork server per thread of a Dask worker
 
@@ -59,7 +59,7 @@ class DaskWorkers:
         return _as_future(self.client.submit(run_on_dask_worker, self.settings, task, pure=False))
 
     def feedback(self, root: Path, assignment: str, students: list[str], others: list[str]) -> Future:
-        return self.feedback_processes.submit(pool.feedback_task, str(root), assignment, students, others)
+        return self.feedback_processes.submit(nbgrader_api.generate_feedback, str(root), assignment, students, others)
 
     def __enter__(self):
         return self

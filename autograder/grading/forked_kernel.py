@@ -16,7 +16,9 @@ from jupyter_core.utils import ensure_async
 from nbgrader.preprocessors import Execute
 from traitlets import Integer, Unicode
 
-from .pool import SERVER_SCRIPT
+from . import forkserver
+
+SERVER_SCRIPT = Path(forkserver.__file__).resolve()
 
 
 class ForkedKernelManager(AsyncKernelManager):

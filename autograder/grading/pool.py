@@ -21,9 +21,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import forkserver, sandbox
+from . import forkserver, nbgrader_api, sandbox
 
-SERVER_SCRIPT = Path(forkserver.__file__).resolve()
 
 
 @dataclass
@@ -77,7 +76,7 @@ class Worker:
         socket_path = self.sockets / "server"
         socket_path.unlink(missing_ok=True)
         (self.sockets / "warm.json").write_text(json.dumps(self.settings.warm_cells))
-        serve = [sys.executable, "-c", SERVER_SCRIPT.read_text(), "serve", str(socket_path)]
+        serve = [sys.executable, "-c", Path(forkserver.__file__).read_text(), "serve", str(socket_path)]
         if self.settings.sandboxed:
             hidden = [Path(p) for p in self.settings.hidden]
             home = Path(os.path.expanduser("~")).resolve()
@@ -175,23 +174,6 @@ def run_task(task: Task) -> Result:
     return _worker.run(task)
 
 
-def feedback_task(root: str, assignment: str, students: list[str], others: list[str]) -> tuple[dict[str, str], float]:
-    """nbgrader's generate_feedback for `students`, in one run (its templates are compiled once);
-    returns ({student: error} for those it failed, seconds). It reads the gradebook, never writes it."""
-    from .coordinator import _api
-
-    started = time.perf_counter()
-    api = _api(Path(root), CourseDirectory={"student_id_exclude": ",".join(others)})
-    if api.generate_feedback(assignment)["success"]:
-        return {}, time.perf_counter() - started
-    errors = {}  # one of them stopped the run: find which, one at a time
-    for student in students:
-        result = api.generate_feedback(assignment, student, force=True)
-        if not result["success"]:
-            errors[student] = (result.get("error") or "").strip()[-200:] or "no error message"
-    return errors, time.perf_counter() - started
-
-
 class LocalWorkers:
     """Worker processes on this machine, one per core by default, each with its fork server."""
 
@@ -207,7 +189,7 @@ class LocalWorkers:
         return self.processes.submit(run_task, task)
 
     def feedback(self, root: Path, assignment: str, students: list[str], others: list[str]):
-        return self.processes.submit(feedback_task, str(root), assignment, students, others)
+        return self.processes.submit(nbgrader_api.generate_feedback, str(root), assignment, students, others)
 
     def __enter__(self):
         return self
@@ -215,11 +197,3 @@ class LocalWorkers:
     def __exit__(self, *exc):
         self.processes.shutdown(cancel_futures=True)
 
-
-def executor(settings: Settings, workers: int | None = None, scheduler: str | None = None):
-    """Where submissions run: this machine's processes, or a Dask cluster when given its scheduler."""
-    if scheduler:
-        from .dask_workers import DaskWorkers
-
-        return DaskWorkers(settings, scheduler)
-    return LocalWorkers(settings, workers)
