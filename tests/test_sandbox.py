@@ -1,5 +1,7 @@
-"""The sandbox and the fork server: probe submissions cannot see the course, reach the network, write
-outside their folder, or leave anything behind for the next student."""
+"""The sandbox and the fork server: probe submissions see nothing of the machine but what the kernel
+needs, cannot reach the network, write outside their folder, outgrow its limits, or leave anything
+behind for the next student; each limit they meet is reported with a reason."""
+import os
 import shutil
 import socket
 import textwrap
@@ -9,7 +11,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from autograder.grading import pool, sandbox
+from autograder.grading import limits, pool, sandbox
 
 needs_bubblewrap = pytest.mark.skipif(shutil.which("bwrap") is None,
                                       reason="bubblewrap is not installed (`make sandbox-deps` installs it)")
@@ -38,13 +40,25 @@ def course(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def worker(course):
-    """One sandboxed worker for the module: its fork server imports TensorFlow once."""
-    worker = pool.Worker(pool.Settings(execute_config={"timeout": 5, "startup_timeout": 120},
-                                       hidden=[str(course)]))
+def worker(course, outside):
+    """One sandboxed worker for the module, with the limits instructors get: its fork server imports TensorFlow once."""
+    worker = pool.Worker(pool.Settings(execute_config={"timeout": 5, "startup_timeout": 120}))
     worker.start()
     yield worker
     worker.stop()
+
+
+@pytest.fixture(scope="module")
+def outside(tmp_path_factory):
+    """What the grading machine holds outside the course: another course's hidden tests in /var/tmp,
+    and a secret in the grader's environment (a token, a cloud credential), set before workers start."""
+    folder = Path("/var/tmp") / f"another-course-{uuid.uuid4().hex}"
+    folder.mkdir()
+    (folder / "hidden_tests.py").write_text("assert answer == 42")
+    os.environ["GRADER_SECRET_TOKEN"] = "hunter2"
+    yield folder
+    del os.environ["GRADER_SECRET_TOKEN"]
+    shutil.rmtree(folder)
 
 
 @needs_bubblewrap
@@ -68,7 +82,7 @@ def test_a_probe_sees_and_reaches_nothing_but_its_own_folder(course, worker):
         def unmount(path):  # the empty folder that hides the course, as root could
             if libc.umount2(path.encode(), 2) != 0:
                 raise PermissionError(os.strerror(ctypes.get_errno()))
-        attempt("unmount the stand-in", lambda: unmount({str(course)!r}))
+        attempt("unmount /usr", lambda: unmount("/usr"))
         attempt("read source", lambda: open({str(course / 'source' / '01_demo' / '01_demo.ipynb')!r}).read())
         attempt("read gradebook", lambda: open({str(course / 'gradebook.db')!r}).read())
         attempt("read other student", lambda: open({str(course / 'autograded' / 'bob' / '01_demo' / '01_demo.ipynb')!r}).read())
@@ -79,18 +93,155 @@ def test_a_probe_sees_and_reaches_nothing_but_its_own_folder(course, worker):
         attempt("allocate 5 GiB", lambda: bytearray(5 * 1024 ** 3))
         attempt("read the fork server's memory", lambda: open(f"/proc/{{os.getppid()}}/mem", "rb").read(1))
         print("home holds", sorted(os.listdir(os.path.expanduser("~"))))
-    """)))
+    """, "bytearray(5 * 1024 ** 3)  # not caught: the report says why the cell failed")))
     listener.close()
     said = printed(result)
 
-    for refused in ("unmount the stand-in", "read source", "read gradebook", "read other student", "connect",
+    for refused in ("unmount /usr", "read source", "read gradebook", "read other student", "connect",
                     "read the fork server's memory"):
         assert f"{refused} refused" in said, said
     assert "allocate 5 GiB refused MemoryError" in said
-    assert "write own folder DONE" in said and (worker.slot / "answer.txt").read_text() == "mine"
+    assert result.limits == ["a cell ran out of memory: a process may use 4 GiB of address space"]
+    # its folder is a tmpfs inside the sandbox: the executed notebook is all that comes back
+    assert "write own folder DONE" in said and not (worker.slot / "answer.txt").exists()
     assert not (course / "planted.txt").exists()  # it wrote into an empty stand-in, thrown away
     assert "write tmp DONE" in said and not left_behind.exists()  # a private /tmp
     assert (course / "gradebook.db").read_text() == "everyone's grades"
+
+
+@needs_bubblewrap
+@pytest.mark.notebooks  # a kernel forked from a fork server that imports TensorFlow
+def test_a_probe_sees_nothing_of_the_machine_but_what_the_kernel_needs(worker, outside):
+    """An allow-list: the Python environment, /usr and a few files of /etc, read-only; nothing else."""
+    result = worker.run(pool.Task("eve", "01_demo", notebook(f"""
+        import json, os
+        def attempt(what, action):
+            try:
+                action()
+                print(what, "DONE")
+            except Exception as error:
+                print(what, "refused", type(error).__name__)
+        attempt("read another course", lambda: open({str(outside / 'hidden_tests.py')!r}).read())
+        attempt("read /etc/shadow", lambda: open("/etc/shadow").read())
+        attempt("write /etc", lambda: open("/etc/planted", "w").write("x"))
+        attempt("write the root", lambda: open("/planted", "w").write("x"))
+        print(json.dumps({{"environ": dict(os.environ), "root": os.listdir("/"), "etc": os.listdir("/etc")}}))
+    """)))
+    said = printed(result)
+    for refused in ("read another course", "read /etc/shadow", "write /etc", "write the root"):
+        assert f"{refused} refused" in said, said
+    seen = __import__("json").loads(said.splitlines()[-1])
+    graders = {name: value for name, value in os.environ.items()
+               if name not in sandbox.ENVIRONMENT and name not in sandbox.FROM_GRADING}
+    assert "GRADER_SECRET_TOKEN" in graders and "GRADER_SECRET_TOKEN" not in seen["environ"]
+    leaked = {name for name, value in graders.items() if seen["environ"].get(name) == value}
+    assert not leaked, f"the grader's environment reached the kernel: {sorted(leaked)}"
+    python = {Path(folder).parts[1] for folder in sandbox.python_folders()}
+    assert set(seen["root"]) <= {"usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "etc", "dev", "proc",
+                                 "tmp", "home", *python}, seen["root"]
+    assert not {"var", "srv", "opt", "sys", "mnt", "media"} & (set(seen["root"]) - python)
+    assert set(seen["etc"]) <= {"passwd", "group", "ld.so.cache", "fonts", "localtime"}, seen["etc"]
+    assert result.limits == []
+
+
+@needs_bubblewrap
+@pytest.mark.notebooks  # a kernel forked from a fork server that imports TensorFlow
+def test_300_processes_are_refused_and_the_report_says_why(worker):
+    assert "pids" in worker.cgroup.folders, f"this machine cannot limit processes: {worker.cgroup.unprotected}"
+    result = worker.run(pool.Task("mallory", "01_demo", notebook("""
+        import subprocess
+        started = []
+        try:
+            for _ in range(300):
+                started.append(subprocess.Popen(["sleep", "60"]))
+        except OSError as error:
+            print("refused after", len(started), type(error).__name__)
+    """, "print('the next cell runs')")))
+    said = printed(result)
+    assert said.startswith("refused after ") and int(said.split()[2]) < limits.default_tasks(), said
+    assert printed(result, 1) == "the next cell runs\n"
+    assert any("limit of" in reason and "processes and threads" in reason for reason in result.limits), result.limits
+
+
+@needs_bubblewrap
+@pytest.mark.notebooks  # a kernel forked from a fork server that imports TensorFlow
+def test_3_gb_of_writes_are_refused_and_the_report_says_why(worker):
+    result = worker.run(pool.Task("mallory", "01_demo", notebook("""
+        def fill(path, gib=3):
+            written = 0
+            try:
+                with open(path, "wb") as file:
+                    for _ in range(gib * 1024):
+                        file.write(b"x" * 2 ** 20)
+                        written += 1
+            except OSError as error:
+                print(path, "refused after", written, "MiB", error.strerror)
+        fill("answer.bin")
+        fill("/tmp/answer.bin")
+    """)))
+    said = printed(result).splitlines()
+    assert len(said) == 2 and all("No space left on device" in line for line in said), said
+    assert all(int(line.split()[3]) <= 512 for line in said), said
+    assert "it filled its folder (512 MiB, the sandbox's limit): writes there failed" in result.limits, result.limits
+    assert "it filled /tmp (512 MiB, the sandbox's limit): writes there failed" in result.limits, result.limits
+
+
+@needs_bubblewrap
+@pytest.mark.notebooks  # a kernel forked from a fork server that imports TensorFlow
+def test_a_cpu_bound_loop_is_ended_at_its_cpu_time_and_the_report_says_why():
+    """Besides each cell's wall-clock limit: here 3 s of CPU against a minute of wall clock."""
+    strict = pool.Worker(pool.Settings(execute_config={"timeout": 60, "startup_timeout": 120},
+                                       limits=limits.Limits(cpu_seconds=3)))
+    try:
+        result = strict.run(pool.Task("mallory", "01_demo", notebook("while True:\n    pass")))
+        assert result.notebook is None and "DeadKernelError" in result.error, result
+        assert result.limits == ["the kernel used up its 3 s of CPU time and was ended"]
+        assert printed(strict.run(pool.Task("bob", "01_demo", notebook("print('next')")))) == "next\n"
+    finally:
+        strict.stop()
+
+
+def test_where_no_cgroup_can_be_had_the_report_says_what_is_unprotected(monkeypatch, tmp_path):
+    monkeypatch.setattr(limits, "_v1_mounts", dict)
+    monkeypatch.setattr(limits, "CGROUP_ROOT", tmp_path)  # no cgroup v2 either
+    group = limits.Cgroup.create(limits.Limits())
+    assert group.folders == {} and len(group.unprotected) == 2
+    assert "no process limit" in group.unprotected[0] and "fork bomb" in group.unprotected[0]
+    assert "no memory limit for the sandbox as a whole" in group.unprotected[1]
+    from autograder.grading.coordinator import Outcome, report
+    said = report("01_demo", [Outcome("ada", unprotected=group.unprotected), Outcome("bob", unprotected=group.unprotected)])
+    assert said.splitlines()[:2] == [f"WARNING: {why}" for why in sorted(group.unprotected)]
+
+
+def test_on_cgroup_v2_each_sandbox_gets_its_own_cgroup_with_the_limits(monkeypatch, tmp_path):
+    """Checked on a copy of the files cgroup v2 shows (this machine mounts cgroup v1)."""
+    (tmp_path / "grading.slice").mkdir()
+    (tmp_path / "cgroup.controllers").write_text("cpu memory pids\n")
+    (tmp_path / "grading.slice" / "cgroup.subtree_control").write_text("memory\n")
+    monkeypatch.setattr(limits, "_v1_mounts", dict)
+    monkeypatch.setattr(limits, "_own_cgroups", lambda: {"": "/grading.slice"})
+    monkeypatch.setattr(limits, "CGROUP_ROOT", tmp_path)
+    mkdir, write_text = Path.mkdir, Path.write_text
+
+    def kernels_mkdir(self, *args, **kwargs):  # as the kernel does, a new cgroup comes with its files
+        new = not self.exists()
+        mkdir(self, *args, **kwargs)
+        for name in ("pids.max", "memory.max", "cgroup.procs") if new else ():
+            write_text(self / name, "max\n")
+
+    def kernels_write_text(self, text):  # as the kernel does, "+pids" adds pids to the enabled controllers
+        if self.name == "cgroup.subtree_control":
+            text = " ".join(sorted({*self.read_text().split(), text.lstrip("+")}))
+        return write_text(self, text)
+
+    monkeypatch.setattr(Path, "mkdir", kernels_mkdir)
+    monkeypatch.setattr(Path, "write_text", kernels_write_text)
+    group = limits.Cgroup.create(limits.Limits(tasks=77))
+    assert group.unprotected == []
+    assert (tmp_path / "grading.slice" / "cgroup.subtree_control").read_text() == "memory pids"
+    assert group.folders["pids"] == group.folders["memory"] == tmp_path / "grading.slice" / group.folders["pids"].name
+    assert (group.folders["pids"] / "pids.max").read_text() == "77"
+    assert (group.folders["memory"] / "memory.max").read_text() == str(8 * limits.GIB)
 
 
 @needs_bubblewrap

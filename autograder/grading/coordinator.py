@@ -54,6 +54,7 @@ class Outcome:
     max_score: float | None = None
     notes: list[str] = field(default_factory=list)
     reaches: list[tampering.Reach] = field(default_factory=list)  # answer lines that reach for the grading machinery
+    unprotected: list[str] = field(default_factory=list)  # limits the worker that ran it could not set (limits.py)
     seconds: dict[str, float] = field(default_factory=dict)  # per step: prepare, run, record, feedback
 
 
@@ -70,15 +71,6 @@ class Replay(NbGraderPreprocessor):
         if [(c.get("id"), c.source) for c in executed.cells] != [(c.get("id"), c.source) for c in prepared.cells]:
             raise ValueError(f"the notebook executed for {student} is not the one prepared for it: grade it again")
         return executed, resources
-
-
-def hidden_folders(root: Path, db_url: str) -> list[str]:
-    """What a student's kernel must not see: the course (solutions, hidden tests, every student's
-    work) and the gradebook's folder."""
-    hidden = [str(root.resolve())]
-    if db_url.startswith("sqlite:///"):
-        hidden.append(str(Path(db_url[len("sqlite:///"):]).resolve().parent))
-    return hidden
 
 
 def grade_class(assignment: str, root: Path = course.ROOT, students: list[str] | None = None,
@@ -108,7 +100,6 @@ def _grade_class(assignment, root, students, csv_path, sandboxed, workers, sched
     a = course.Assignment(assignment, root)
     setup = setup_cell.find_setup_cell(nbformat.read(a.release, as_version=4), assignment)
     settings = pool.Settings(execute_config=dict(api.config.Execute), sandboxed=sandboxed,
-                             hidden=hidden_folders(root, api.coursedir.db_url),
                              warm_cells=[setup.source] if setup is not None else [])
     # Local workers start their fork servers now, while the gradebook is readied and submissions prepared.
     with _workers(settings, workers, scheduler) as workers_pool:
@@ -225,6 +216,8 @@ def _record(done, outcome: Outcome, record, assignment: str, executed: Path) -> 
         outcome.notes.append(f"the worker running it was lost: {type(error).__name__}: {error}")
         return
     outcome.seconds["run"] = result.seconds
+    outcome.notes += [f"a sandbox limit stopped it: {limit}" for limit in result.limits]
+    outcome.unprotected = result.unprotected
     if result.notebook is None:
         outcome.notes.append(f"nbgrader could not grade it: {result.error}")
         return
@@ -265,7 +258,8 @@ def export_csv(root: Path, path: Path) -> None:
 
 
 def report(assignment: str, outcomes: list[Outcome]) -> str:
-    lines = [f"Grading {assignment}: {sum(o.graded for o in outcomes)} of {len(outcomes)} submissions graded"]
+    lines = [f"WARNING: {why}" for why in sorted({why for o in outcomes for why in o.unprotected})]
+    lines.append(f"Grading {assignment}: {sum(o.graded for o in outcomes)} of {len(outcomes)} submissions graded")
     width = max([20] + [len(o.student) for o in outcomes])
     for o in outcomes:
         score = f"{o.score:g} / {o.max_score:g}" if o.graded and o.score is not None else "NOT GRADED"

@@ -6,6 +6,7 @@ imports overlap.
 """
 from __future__ import annotations
 
+import os
 import sys
 import time
 from pathlib import Path
@@ -16,7 +17,7 @@ from jupyter_core.utils import ensure_async
 from nbgrader.preprocessors import Execute
 from traitlets import Integer, Unicode
 
-from . import forkserver
+from . import forkserver, sandbox
 
 SERVER_SCRIPT = Path(forkserver.__file__).resolve()
 
@@ -34,6 +35,8 @@ class ForkedKernelManager(AsyncKernelManager):
         # A signal would reach `attach`, not the kernel's own handler: interrupt over the control channel.
         self.kernel_spec.interrupt_mode = "message"
         kernel_cmd, kw = await super()._async_pre_start_kernel(**kw)
+        # attach passes its environment on to the kernel: only what a kernel may take from grading
+        kw["env"] = sandbox.from_grading(kw.get("env") or os.environ)
         kernel_args = kernel_cmd[kernel_cmd.index("-f"):]  # the connection file and nbgrader's extra arguments
         return [sys.executable, str(SERVER_SCRIPT), "attach", str(Path(self.sockets) / "server"), *kernel_args], kw
 

@@ -4,9 +4,11 @@ A stock kernel spends most of its start importing TensorFlow (3-5 s, longer than
 tests). Here one long-lived process, the server, imports the setup cell's heavy modules and never
 runs student code; for each submission it forks a child that becomes an ordinary IPython kernel, ready
 in a fraction of a second. The child is a new process with copy-on-write memory, so no student's
-code can reach another's: when a kernel ends, the server kills anything it left running and empties
-/tmp and home before the next fork. The server itself is out of reach: it is not dumpable (no ptrace,
-no /proc/PID/mem), and a kernel that kills it only ends its own grading; the worker starts a new one.
+code can reach another's: when a kernel ends, the server kills anything it left running, reports on
+its stdout how the kernel ended (for the limits it met, see limits.py), and before the next fork
+empties the writable folders and copies the next submission in. The server itself is out of reach:
+it is not dumpable (no ptrace, no /proc/PID/mem), its configuration comes on its stdin, and a kernel
+that kills it only ends its own grading; the worker starts a new one.
 
 jupyter_client starts kernels as commands, so the command it runs is `attach`: a small process that
 asks the server for a kernel, passes signals on, and exits with the kernel's exit status. If attach
@@ -61,14 +63,21 @@ def _warm_input_transforms(cells):
     TransformerManager.transform_cell = transform_cell
 
 
-def serve(socket_path, sandboxed, scratch_folders):
+def serve(socket_path, config):
     """Preload, then fork one kernel per connection, one at a time, until killed.
 
-    sandboxed: the server is alone in its own process namespace (see sandbox.py), so whatever else
-    runs there after a kernel ends is the kernel's and is killed; otherwise only the kernel's session is.
+    config (read from stdin, where no kernel can change it for the next server):
+      sandboxed:    the server is alone in its own process namespace (see sandbox.py), so whatever else
+                    runs there after a kernel ends is the kernel's and is killed; otherwise only the
+                    kernel's session is;
+      workdir, inbox: the kernel's folder, filled from the inbox (the submission's files) before each fork;
+      scratch:      folders emptied before each fork (the last kernel's files), the workdir among them;
+      sizes:        {folder: size} of those that are size-limited: the end-of-kernel report says which are full;
+      rlimits:      {resource name: value} set in each kernel;
+      from_grading: the variables a kernel may take from its client's environment;
+      warm_cells:   cells every submission runs as they are (see _warm_input_transforms).
+    The server's own environment is every kernel's (sandbox.ENVIRONMENT).
     """
-    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
-    os.environ.setdefault("TF_ENABLE_ONEDNN_OPTS", "0")
     # matplotlib reads its backend when imported: the kernel's own choice is applied after the fork.
     os.environ.pop("MPLBACKEND", None)
     import importlib
@@ -76,10 +85,7 @@ def serve(socket_path, sandboxed, scratch_folders):
 
     for name in PRELOAD:
         importlib.import_module(name)
-    warm = os.path.join(os.path.dirname(socket_path), "warm.json")
-    if os.path.exists(warm):
-        with open(warm) as file:
-            _warm_input_transforms(json.load(file))
+    _warm_input_transforms(config["warm_cells"])
     libc = ctypes.CDLL(None)
     libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
     libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)  # the worker that started it is gone: so is it
@@ -97,37 +103,43 @@ def serve(socket_path, sandboxed, scratch_folders):
                 _send(conn, {"pong": True})
                 continue
             mounts = _mount_points()
-            for folder in scratch_folders:
+            for folder in config["scratch"]:
                 _empty(folder, mounts)
+            shutil.copytree(config["inbox"], config["workdir"], dirs_exist_ok=True)
             pid = os.fork()
             if pid == 0:
                 listener.close()
-                _become_kernel(request, conn)
+                _become_kernel(request, conn, config)
             _send(conn, {"pid": pid})
-            status = _supervise(conn, pid)
+            status, cpu = _supervise(conn, pid)
             _signal_session(pid, signal.SIGKILL)
-            if sandboxed and not _kill_leftovers():
+            stopped = config["sandboxed"] and not _kill_leftovers()
+            # The worker reads this on the server's stdout, which no kernel can write to.
+            print(json.dumps({"ended": pid, "exit": status, "cpu": cpu, "full": _full(config["sizes"])}), flush=True)
+            if stopped:
                 _send(conn, {"exit": status, "server": "stopped: a kernel left processes it could not kill"})
                 return
             _send(conn, {"exit": status})
 
 
-def _become_kernel(request, conn):
-    """In the forked child: a new session with the kernel's own environment, then the IPython kernel."""
+def _become_kernel(request, conn, config):
+    """In the forked child: a new session, the kernel's limits and environment, then the IPython kernel."""
     try:
         conn.close()
         import ctypes
+        import resource
 
         ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)  # the server is killed: so is this kernel
         os.setsid()
+        for name, value in config["rlimits"].items():
+            # soft below hard: at the soft CPU limit SIGXCPU ends Python; a kernel that ignores it is killed 2 s later
+            hard = value + 2 if name == "RLIMIT_CPU" else value
+            resource.setrlimit(getattr(resource, name), (value, hard))
         devnull = os.open(os.devnull, os.O_RDWR)
         for fd in (0, 1):  # ipykernel's "connect another client with..." banner
             os.dup2(devnull, fd)
-        os.chdir(request["cwd"])
-        os.environ.clear()
-        os.environ.update(request["env"])
-        # The kernel's parent is out of its sight in a sandbox's process namespace.
-        os.environ.pop("JPY_PARENT_PID", None)
+        os.chdir(config["workdir"])
+        os.environ.update({name: request["env"][name] for name in config["from_grading"] if name in request["env"]})
         import matplotlib
 
         os.environ.setdefault("MPLBACKEND", INLINE_BACKEND)  # what ipykernel sets when nothing is chosen
@@ -147,19 +159,24 @@ def _become_kernel(request, conn):
 
 
 def _supervise(conn, pid):
-    """Pass attach's signals to the kernel until it exits; kill it if attach goes away. Returns its exit code."""
+    """Pass attach's signals to the kernel until it exits; kill it if attach goes away.
+    Returns its exit code and the CPU seconds it used."""
     exited = os.pidfd_open(pid)  # readable once the kernel has exited
     buffer = b""
+
+    def reap():
+        _, status, usage = os.wait4(pid, 0)
+        return os.waitstatus_to_exitcode(status), usage.ru_utime + usage.ru_stime
+
     try:
         while True:
             readable, _, _ = select.select([conn, exited], [], [])
             if exited in readable:
-                return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+                return reap()
             data = conn.recv(4096)
             if not data:  # attach was killed: so is its kernel
                 _signal_session(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
-                return -signal.SIGKILL
+                return reap()
             buffer += data
             while b"\n" in buffer:
                 line, buffer = buffer.split(b"\n", 1)
@@ -201,6 +218,19 @@ def _kill_leftovers(rounds=100):
             pass
         time.sleep(0.01)
     return not _others()
+
+
+def _full(sizes):
+    """The size-limited folders the last kernel filled (less than 1% free)."""
+    full = []
+    for folder, size in sizes.items():
+        try:
+            stat = os.statvfs(folder)
+        except OSError:
+            continue
+        if stat.f_bavail * stat.f_frsize < size / 100:
+            full.append(folder)
+    return full
 
 
 def _mount_points():
@@ -246,7 +276,7 @@ def attach(socket_path, argv):
     """Ask the server for a kernel started with `argv`; relay signals; exit as the kernel exits."""
     conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     conn.connect(socket_path)
-    _send(conn, {"argv": argv, "cwd": os.getcwd(), "env": dict(os.environ)})
+    _send(conn, {"argv": argv, "env": dict(os.environ)})  # its environment holds only what a kernel may take
     replies = conn.makefile("r")
     started = json.loads(replies.readline() or "null")
     if not started:
@@ -265,8 +295,8 @@ def attach(socket_path, argv):
 if __name__ == "__main__":
     command, *rest = sys.argv[1:]
     if command == "serve":
-        serve(rest[0], rest[1] == "sandboxed", rest[2:])
+        serve(rest[0], json.loads(sys.stdin.readline()))
     elif command == "attach":
         attach(rest[0], rest[1:])
     else:
-        sys.exit(f"usage: forkserver.py serve SOCKET sandboxed|unsandboxed [SCRATCH ...] | attach SOCKET KERNEL_ARGS...")
+        sys.exit("usage: forkserver.py serve SOCKET < CONFIG_JSON | attach SOCKET KERNEL_ARGS...")

@@ -12,7 +12,9 @@ import json
 import multiprocessing
 import multiprocessing.util
 import os
+import select
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -21,7 +23,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import forkserver, nbgrader_api, sandbox
+from . import forkserver, limits, nbgrader_api, sandbox
+from .limits import Limits
 
 
 
@@ -41,6 +44,8 @@ class Result:
     notebook: str | None = None  # the executed notebook (JSON text); None when it could not be run
     error: str | None = None
     seconds: float = 0.0
+    limits: list[str] = field(default_factory=list)  # the sandbox's limits it met, each with what happened
+    unprotected: list[str] = field(default_factory=list)  # the limits this worker could not set (limits.Cgroup)
 
 
 @dataclass
@@ -49,8 +54,7 @@ class Settings:
 
     execute_config: dict  # the course's `c.Execute` settings (timeouts and so on)
     sandboxed: bool = True
-    hidden: list[str] = field(default_factory=list)  # folders the kernel must not see
-    memory_limit: int = sandbox.MEMORY_LIMIT
+    limits: Limits = field(default_factory=Limits)
     warm_cells: list[str] = field(default_factory=list)  # cells every submission runs as they are (the setup cell)
 
 
@@ -60,9 +64,13 @@ class Worker:
     def __init__(self, settings: Settings):
         self.settings = settings
         self.scratch = Path(tempfile.mkdtemp(prefix="grading-worker-"))
-        self.slot = self.scratch / "submission"
+        self.slot = self.scratch / "submission"  # the kernel's folder (in the sandbox, a size-limited tmpfs)
+        self.inbox = self.scratch / "inbox"  # the submission's files, copied into the slot by the fork server
+        self.home = self.scratch / "home"  # the kernel's home when unsandboxed
         self.sockets = self.scratch / "sockets"
         self.server: subprocess.Popen | None = None
+        self.cgroup = limits.Cgroup.create(settings.limits) if settings.sandboxed else None
+        self._said = b""  # what the server wrote on its stdout and was not read yet
 
     def start(self) -> None:
         self.launch()
@@ -71,29 +79,49 @@ class Worker:
     def launch(self) -> None:
         """Start the fork server; it is ready once `wait_ready` returns (TensorFlow's import takes seconds)."""
         self.stop_server()  # a server a kernel killed may leave its sandbox behind: end all of it
-        self.slot.mkdir(exist_ok=True)
-        self.sockets.mkdir(exist_ok=True)
+        for folder in (self.slot, self.inbox, self.home, self.sockets):
+            folder.mkdir(exist_ok=True)
         socket_path = self.sockets / "server"
         socket_path.unlink(missing_ok=True)
-        (self.sockets / "warm.json").write_text(json.dumps(self.settings.warm_cells))
         serve = [sys.executable, "-c", Path(forkserver.__file__).read_text(), "serve", str(socket_path)]
+        sizes = sandbox.writable_folders(self.slot, self.settings.limits) if self.settings.sandboxed else {}
+        config = {"sandboxed": self.settings.sandboxed, "workdir": str(self.slot), "inbox": str(self.inbox),
+                  "scratch": list(sizes) if self.settings.sandboxed else [str(self.slot), str(self.home)],
+                  "sizes": sizes, "rlimits": self.settings.limits.rlimits(), "from_grading": list(sandbox.FROM_GRADING),
+                  "warm_cells": self.settings.warm_cells}
         if self.settings.sandboxed:
-            hidden = [Path(p) for p in self.settings.hidden]
-            home = Path(os.path.expanduser("~")).resolve()
-            command = sandbox.sandbox_command(self.slot, self.sockets, hidden, self.settings.memory_limit)
-            command += serve + ["sandboxed", "/tmp", str(home), *map(str, hidden)]
+            command = limits.enter(sandbox.sandbox_command(self.scratch, self.slot, self.sockets, self.inbox,
+                                                           self.settings.limits) + serve, self.cgroup)
+            env = sandbox.environment()
         else:
-            command = serve + ["unsandboxed"]
+            command, env = serve, sandbox.environment(home=str(self.home))
         self.log = open(self.scratch / "server.log", "w+")
-        self.server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=self.log, stdin=subprocess.DEVNULL,
-                                       text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        self.server = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log,
+                                       env=env, bufsize=0)
+        self._said = b""
+        self.server.stdin.write(json.dumps(config).encode() + b"\n")  # no kernel can change it: see forkserver.serve
+        self.server.stdin.close()
 
     def wait_ready(self) -> None:
-        line = self.server.stdout.readline()  # "ready" once TensorFlow is imported
-        if line.strip() != "ready":
+        line = self._next_line(timeout=None)  # "ready" once TensorFlow is imported
+        if line != "ready":
             self.server.kill()
             self.log.seek(0)
             raise RuntimeError(f"the fork server did not start: {self.log.read()[-2000:] or 'no message'}")
+
+    def _next_line(self, timeout: float | None) -> str | None:
+        """The server's next line on its stdout; None if none comes within `timeout` seconds or it ended."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while b"\n" not in self._said:
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            if not select.select([self.server.stdout], [], [], left)[0]:
+                return None
+            data = os.read(self.server.stdout.fileno(), 65536)
+            if not data:
+                return None
+            self._said += data
+        line, self._said = self._said.split(b"\n", 1)
+        return line.decode().strip()
 
     def alive(self) -> bool:
         return self.server is not None and self.server.poll() is None and forkserver.ping(str(self.sockets / "server"))
@@ -109,25 +137,53 @@ class Worker:
         started = time.perf_counter()
         if not self.alive():  # first use, or the last kernel stopped the server
             self.start()
-        for entry in self.slot.iterdir():  # the folder itself stays: the sandbox has it bound in
+        while self._next_line(timeout=0) is not None:  # a report no run read (a kernel that never answered)
+            pass
+        for entry in self.inbox.iterdir():  # the folder itself stays: the sandbox has it bound in
             shutil.rmtree(entry) if entry.is_dir() and not entry.is_symlink() else entry.unlink()
-        for name, data in task.files.items():
-            (self.slot / name).parent.mkdir(parents=True, exist_ok=True)
-            (self.slot / name).write_bytes(data)
+        for name, data in {**task.files, f"{task.notebook_name}.ipynb": task.notebook.encode()}.items():
+            (self.inbox / name).parent.mkdir(parents=True, exist_ok=True)
+            (self.inbox / name).write_bytes(data)
         nb = nbformat.reads(task.notebook, as_version=4)
-        (self.slot / f"{task.notebook_name}.ipynb").write_text(task.notebook)
         config = Config({"Execute": dict(self.settings.execute_config)})
         config.ForkedKernelManager.sockets = str(self.sockets)
+        counted = self.cgroup.counters() if self.cgroup else {}
+        result = Result(task.student, unprotected=list(self.cgroup.unprotected) if self.cgroup else [])
         try:
             executor = GradingExecute(config=config, kernel_manager_class=ForkedKernelManager)
             with setenv(NBGRADER_EXECUTION="autograde"):
                 nb, _ = executor.preprocess(nb, {"metadata": {"path": str(self.slot)}})
         except KernelStuck as stuck:  # graded with what ran before it; what did not run scores 0
             _mark_not_run(nb, stuck)
+            result.notebook = nbformat.writes(nb)
         except Exception as error:  # the kernel died, or never answered: this submission only
-            return Result(task.student, error=f"{type(error).__name__}: {error}".strip(),
-                          seconds=time.perf_counter() - started)
-        return Result(task.student, nbformat.writes(nb), seconds=time.perf_counter() - started)
+            result.error = f"{type(error).__name__}: {error}".strip()
+        else:
+            result.notebook = nbformat.writes(nb)
+        result.limits = self._limits_met(nb, counted)
+        result.seconds = time.perf_counter() - started
+        return result
+
+    def _limits_met(self, nb, counted: dict[str, int]) -> list[str]:
+        """What the sandbox stopped in this run, with why: from the server's report on its kernel, the
+        cgroup's counters (both out of the kernel's reach) and the errors in the notebook's outputs."""
+        limits_set = self.settings.limits
+        report = json.loads(self._next_line(timeout=30) or "{}")
+        met = []
+        if report.get("exit") in (-signal.SIGXCPU, -signal.SIGKILL) and report.get("cpu", 0) >= limits_set.cpu_seconds:
+            met.append(f"the kernel used up its {limits_set.cpu_seconds} s of CPU time and was ended")
+        for folder in report.get("full", []):
+            where = "its folder" if folder == str(self.slot) else folder
+            size = sandbox.writable_folders(self.slot, limits_set)[folder]
+            met.append(f"it filled {where} ({size // limits.MIB} MiB, the sandbox's limit): writes there failed")
+        if self.cgroup:
+            met += self.cgroup.met(counted)
+        errors = [o for cell in nb.cells for o in cell.get("outputs", []) if o.get("output_type") == "error"]
+        if any(o.get("ename") == "MemoryError" for o in errors):
+            met.append(f"a cell ran out of memory: a process may use {limits_set.memory // limits.GIB} GiB of address space")
+        if not report.get("full") and any("No space left on device" in o.get("evalue", "") for o in errors):
+            met.append("a write failed for lack of space: the sandbox's folders are size-limited")
+        return met
 
     def stop_server(self) -> None:
         """Kill the server: bubblewrap's --die-with-parent then ends everything in its sandbox."""
@@ -140,6 +196,8 @@ class Worker:
 
     def stop(self) -> None:
         self.stop_server()
+        if self.cgroup:
+            self.cgroup.remove()
         shutil.rmtree(self.scratch, ignore_errors=True)
 
 
