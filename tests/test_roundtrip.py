@@ -174,6 +174,9 @@ HOSTILE = {  # what replaces the first exercise's answer, and whether the submis
     "exits_the_kernel": ("import os\nos._exit(1)", False),
     "calls_sys_exit": ("import sys\nsys.exit('bye')", True),
     "hogs_memory": ("hog = []\nwhile True:\n    hog.append(bytearray(10 ** 8))", True),
+    "starts_300_processes": ("import subprocess\nsleepers = [subprocess.Popen(['sleep', '60']) for _ in range(300)]", True),
+    "fills_the_disk": ("with open('big.bin', 'wb') as file:\n    for _ in range(3 * 1024):\n"
+                       "        file.write(b'x' * 2 ** 20)", True),
     "floods_output": ("for line in range(100_000):\n    print('flood', line)", True),
     "loops_in_tf_function": ("@tf.function\ndef forever():\n    i = tf.constant(0)\n    while tf.constant(True):\n"
                              "        i += 1\n    return i\n\nforever()", True),
@@ -196,12 +199,16 @@ HOSTILE = {  # what replaces the first exercise's answer, and whether the submis
 }
 # The hostile answers that reach for the grading machinery: the grader names their lines before they run.
 REACHING = {"patches_the_checks", "patches_from_its_function", "removes_the_guard", "removes_the_guard_from_its_function"}
+# Those that meet a sandbox limit: the report and the class report say which, and what happened.
+LIMITED = {"hogs_memory": "a cell ran out of memory", "starts_300_processes": "processes and threads",
+           "fills_the_disk": "it filled its folder (512 MiB"}
 
 
 def test_hostile_submissions_are_graded_or_reported_and_never_touch_the_others(tmp_path):
-    """A kernel that dies, sys.exit, a memory hog, a flood of output, a loop no interrupt stops, and
-    answers that replace the checks or NumPy's comparisons: none earns the first exercise's points,
-    each is graded or reported with why, and the correct student graded after them gets every point."""
+    """A kernel that dies, sys.exit, a memory hog, 300 processes, 3 GB of writes, a flood of output, a
+    loop no interrupt stops, and answers that replace the checks or NumPy's comparisons: none earns the
+    first exercise's points, each is graded or reported with why, and the correct student graded after
+    them gets every point."""
     name = "01_first_gradient"
     a = make_course(tmp_path, name, demo.DEMO_CONFIG)
     full = full_marks(name)
@@ -224,10 +231,16 @@ def test_hostile_submissions_are_graded_or_reported_and_never_touch_the_others(t
                 {grade_id: 0.0 if grade_id in first else points for grade_id, points in full.items()}), student
     assert any("DeadKernelError" in note for note in outcomes["exits_the_kernel"].notes), outcomes["exits_the_kernel"].notes
     assert {student for student, o in outcomes.items() if o.reaches} == REACHING
+    assert {student for student, o in outcomes.items() if o.limits} == set(LIMITED)
+    for student, reason in LIMITED.items():
+        assert any(reason in note and "a sandbox limit stopped it" in note for note in outcomes[student].notes), student
     class_report = html.unescape((tmp_path / "reports" / f"{name}.html").read_text())
     listed = class_report.split("Answers that reach for the grading machinery")[1].split("</table>")[0]
     assert all(student in listed for student in REACHING) and "z_correct" not in listed
     assert "`get_ipython().events.callbacks['pre_run_cell'].clear()`" in listed
+    stopped = class_report.split("Stopped by the sandbox's limits")[1].split("</table>")[0]
+    assert all(f"<td>{student}</td>" in stopped and reason in stopped for student, reason in LIMITED.items())
+    assert "z_correct" not in stopped and "Warning" not in class_report
     feedback = html.unescape((tmp_path / "feedback" / "removes_the_guard_from_its_function" / name / f"{name}.html").read_text())
     assert "reach for the grading machinery" in feedback and "shell = get_ipython()" in feedback
     assert "reach for the grading machinery" not in (tmp_path / "feedback" / "z_correct" / name / f"{name}.html").read_text()

@@ -92,11 +92,14 @@ def collect(root: Path, db_url: str, assignment: str, students: list[str]) -> li
 
 
 def write(root: Path, assignment: str, results: list[CellResult], not_graded: dict[str, list[str]],
-          reaches: dict[str, list[str]] | None = None) -> tuple[Path, Path]:
+          reaches: dict[str, list[str]] | None = None, limits: dict[str, list[str]] | None = None,
+          unprotected: list[str] | None = None) -> tuple[Path, Path]:
     """Write reports/<assignment>.html and .csv; return their paths.
 
-    reaches: {student: [answer lines that reach for the grading machinery]} (grading/tampering.py)."""
-    reaches = reaches or {}
+    reaches:     {student: [answer lines that reach for the grading machinery]} (grading/tampering.py);
+    limits:      {student: [the sandbox's limits the submission met, with what happened]} (grading/limits.py);
+    unprotected: the limits the grading machines could not set, with what that left open."""
+    reaches, limits = reaches or {}, limits or {}
     folder = root / REPORTS
     folder.mkdir(parents=True, exist_ok=True)
     html_path, csv_path = folder / f"{assignment}.html", folder / f"{assignment}.csv"
@@ -110,7 +113,12 @@ def write(root: Path, assignment: str, results: list[CellResult], not_graded: di
         for student, lines in reaches.items():
             for line in lines:
                 writer.writerow([student, "", "", "", "", "reaches for the grading machinery: " + line])
-    html_path.write_text(html(assignment, results, not_graded, reaches))
+        for student, met in limits.items():
+            for limit in met:
+                writer.writerow([student, "", "", "", "", "a sandbox limit stopped it: " + limit])
+        for why in unprotected or []:
+            writer.writerow(["", "", "", "", "", "WARNING: " + why])
+    html_path.write_text(html(assignment, results, not_graded, reaches, limits, unprotected))
     return html_path, csv_path
 
 
@@ -170,8 +178,10 @@ TEMPLATE = """<!doctype html>
  th { background: #f4f4f4; } td.mistakes { width: 58%; } td.num { text-align: right; white-space: nowrap; }
  .bar { display: inline-block; height: .7rem; background: #4c72b0; vertical-align: middle; }
  .who { color: #666; font-size: 90%; } code { background: #f4f4f4; padding: 0 .2rem; }
+ .warning { background: #fff3cd; border-left: 4px solid #c99a00; padding: .5rem .8rem; }
 </style></head><body>
 <h1>Class report: {{ assignment }}</h1>
+{% for why in unprotected %}<p class="warning"><b>Warning:</b> {{ why }}.</p>{% endfor %}
 <p>{{ graded }} of {{ graded + not_graded|length }} submissions graded{% if graded %};
 mean score {{ "%.1f"|format(mean) }} of {{ "%g"|format(max_score) }}{% endif %}.</p>
 {% if graded %}<img alt="distribution of total scores" src="data:image/png;base64,{{ plot }}">{% endif %}
@@ -189,6 +199,13 @@ scores may not mean what they seem. Each student's feedback lists the same lines
 <table><tr><th>student</th><th>answer lines</th></tr>
 {% for student, lines in reaches.items() %}<tr><td>{{ student }}</td><td>{% for line in lines %}<p>{{ line }}</p>{% endfor %}</td></tr>{% endfor %}
 </table>{% endif %}
+{% if limits %}<h2>Stopped by the sandbox's limits</h2>
+<p>Each limit keeps one submission from taking the grading machine, and every other student's
+grading, down with it. These submissions were graded as usual: the cell that met the limit failed,
+and the cells after it ran.</p>
+<table><tr><th>student</th><th>what happened</th></tr>
+{% for student, met in limits.items() %}<tr><td>{{ student }}</td><td>{% for limit in met %}<p>{{ limit }}</p>{% endfor %}</td></tr>{% endfor %}
+</table>{% endif %}
 {% if not_graded %}<h2>Not graded</h2>
 <table><tr><th>student</th><th>why</th></tr>
 {% for student, why in not_graded.items() %}<tr><td>{{ student }}</td><td>{{ why|join("; ") }}</td></tr>{% endfor %}
@@ -198,12 +215,14 @@ scores may not mean what they seem. Each student's feedback lists the same lines
 
 
 def html(assignment: str, results: list[CellResult], not_graded: dict[str, list[str]],
-         reaches: dict[str, list[str]] | None = None) -> str:
+         reaches: dict[str, list[str]] | None = None, limits: dict[str, list[str]] | None = None,
+         unprotected: list[str] | None = None) -> str:
     import jinja2
 
     scores, max_score = totals(results)
     return jinja2.Environment(autoescape=True).from_string(TEMPLATE).render(
-        assignment=assignment, rows=summary(results), not_graded=not_graded, reaches=reaches or {}, graded=len(scores),
+        assignment=assignment, rows=summary(results), not_graded=not_graded, reaches=reaches or {},
+        limits=limits or {}, unprotected=unprotected or [], graded=len(scores),
         mean=sum(scores.values()) / len(scores) if scores else 0.0, max_score=max_score,
         plot=score_plot(scores, max_score) if scores else "",
     )

@@ -54,7 +54,8 @@ class Outcome:
     max_score: float | None = None
     notes: list[str] = field(default_factory=list)
     reaches: list[tampering.Reach] = field(default_factory=list)  # answer lines that reach for the grading machinery
-    unprotected: list[str] = field(default_factory=list)  # limits the worker that ran it could not set (limits.py)
+    limits: list[str] = field(default_factory=list)  # the sandbox's limits it met, with what happened (limits.py)
+    unprotected: list[str] = field(default_factory=list)  # limits the worker that ran it could not set
     seconds: dict[str, float] = field(default_factory=dict)  # per step: prepare, run, record, feedback
 
 
@@ -163,7 +164,10 @@ def _scores_csv_and_report(assignment, root, db_url, outcomes, csv_path):
     everyone = sorted(p.parent.name for p in (root / "submitted").glob(f"*/{assignment}") if p.is_dir())
     results = class_report.collect(root, db_url, assignment, [s for s in everyone if s not in not_graded])
     class_report.write(root, assignment, results, {o.student: o.notes for o in outcomes if not o.graded},
-                       {o.student: [str(reach) for reach in o.reaches] for o in outcomes if o.reaches})
+                       reaches={o.student: [str(reach) for reach in o.reaches] for o in outcomes if o.reaches},
+                       # a submission not graded has its limits among its notes, in the "not graded" table
+                       limits={o.student: o.limits for o in outcomes if o.limits and o.graded},
+                       unprotected=sorted({why for o in outcomes for why in o.unprotected}))
 
 
 def _run_steps(assignment, root, students, outcomes, a, prepare, record, executed, workers, summarize, read_answers):
@@ -216,8 +220,8 @@ def _record(done, outcome: Outcome, record, assignment: str, executed: Path) -> 
         outcome.notes.append(f"the worker running it was lost: {type(error).__name__}: {error}")
         return
     outcome.seconds["run"] = result.seconds
+    outcome.limits, outcome.unprotected = result.limits, result.unprotected
     outcome.notes += [f"a sandbox limit stopped it: {limit}" for limit in result.limits]
-    outcome.unprotected = result.unprotected
     if result.notebook is None:
         outcome.notes.append(f"nbgrader could not grade it: {result.error}")
         return
