@@ -167,6 +167,7 @@ def test_300_processes_are_refused_and_the_report_says_why(worker):
 @pytest.mark.notebooks  # a kernel forked from a fork server that imports TensorFlow
 def test_3_gb_of_writes_are_refused_and_the_report_says_why(worker):
     result = worker.run(pool.Task("mallory", "01_demo", notebook("""
+        import os
         def fill(path, gib=3):
             written = 0
             try:
@@ -178,12 +179,18 @@ def test_3_gb_of_writes_are_refused_and_the_report_says_why(worker):
                 print(path, "refused after", written, "MiB", error.strerror)
         fill("answer.bin")
         fill("/tmp/answer.bin")
+        fill(os.path.expanduser("~/answer.bin"))
+        fill("/dev/shm/answer.bin")
+        from ipykernel import get_connection_file  # the folder the kernel shares with its client
+        fill(get_connection_file().replace("kernel.json", "answer.bin"))
     """)))
     said = printed(result).splitlines()
-    assert len(said) == 2 and all("No space left on device" in line for line in said), said
+    assert len(said) == 5 and all("No space left on device" in line for line in said), said
     assert all(int(line.split()[3]) <= 512 for line in said), said
-    assert "it filled its folder (512 MiB, the sandbox's limit): writes there failed" in result.limits, result.limits
-    assert "it filled /tmp (512 MiB, the sandbox's limit): writes there failed" in result.limits, result.limits
+    for where, size in (("its folder", 512), ("/tmp", 512), (sandbox.HOME, 64), ("/dev/shm", 64),
+                        ("its kernel's socket folder", 64)):
+        assert f"it filled {where} ({size} MiB, the sandbox's limit): writes there failed" in result.limits, result.limits
+    assert not list(worker.scratch.rglob("answer.bin"))  # nothing reached this machine's disk
 
 
 @needs_bubblewrap

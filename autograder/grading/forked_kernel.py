@@ -25,20 +25,35 @@ SERVER_SCRIPT = Path(forkserver.__file__).resolve()
 class ForkedKernelManager(AsyncKernelManager):
     """jupyter_client's kernel manager, with the kernel forked by a fork server instead of started."""
 
-    sockets = Unicode(help="the folder of the fork server's socket, and of the kernel's connection file and sockets").tag(config=True)
+    sockets = Unicode(help="the folder of the fork server's socket, and of the kernel's connection file and "
+                           "sockets, as the kernel sees it").tag(config=True)
+    root = Unicode("/", help="the kernel's filesystem as seen from here: /proc/PID/root of its sandbox").tag(config=True)
+
+    def _seen_here(self, path: str) -> str:
+        return os.path.join(self.root, path.lstrip("/"))
 
     async def _async_pre_start_kernel(self, **kw):
-        # Local sockets at absolute paths, in a folder the sandboxed kernel shares with its client.
+        # Local sockets at absolute paths, in a folder of the kernel's sandbox that its client reaches
+        # through the sandbox's root (TCP on 127.0.0.1 cannot cross the network namespace).
         self.transport = "ipc"
-        self.ip = str(Path(self.sockets) / "kernel")
-        self.connection_file = str(Path(self.sockets) / "kernel.json")
+        self.ip = self._seen_here(f"{self.sockets}/kernel")
+        self.connection_file = self._seen_here(f"{self.sockets}/kernel.json")
         # A signal would reach `attach`, not the kernel's own handler: interrupt over the control channel.
         self.kernel_spec.interrupt_mode = "message"
         kernel_cmd, kw = await super()._async_pre_start_kernel(**kw)
         # attach passes its environment on to the kernel: only what a kernel may take from grading
         kw["env"] = sandbox.from_grading(kw.get("env") or os.environ)
         kernel_args = kernel_cmd[kernel_cmd.index("-f"):]  # the connection file and nbgrader's extra arguments
-        return [sys.executable, str(SERVER_SCRIPT), "attach", str(Path(self.sockets) / "server"), *kernel_args], kw
+        kernel_args[1] = f"{self.sockets}/kernel.json"
+        return [sys.executable, str(SERVER_SCRIPT), "attach", self._seen_here(f"{self.sockets}/server"), *kernel_args], kw
+
+    def write_connection_file(self, **kw):
+        """The connection file names the sockets' paths as the kernel sees them; this client keeps its own."""
+        here, self.ip = self.ip, f"{self.sockets}/kernel"
+        try:
+            super().write_connection_file(**kw)
+        finally:
+            self.ip = here
 
 
 class KernelStuck(Exception):

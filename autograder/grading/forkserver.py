@@ -72,6 +72,7 @@ def serve(socket_path, config):
                     kernel's session is;
       workdir, inbox: the kernel's folder, filled from the inbox (the submission's files) before each fork;
       scratch:      folders emptied before each fork (the last kernel's files), the workdir among them;
+      sockets:      the folder of the server's socket and the kernel's, emptied but for the server's after each kernel;
       sizes:        {folder: size} of those that are size-limited: the end-of-kernel report says which are full;
       rlimits:      {resource name: value} set in each kernel;
       from_grading: the variables a kernel may take from its client's environment;
@@ -116,6 +117,7 @@ def serve(socket_path, config):
             stopped = config["sandboxed"] and not _kill_leftovers()
             # The worker reads this on the server's stdout, which no kernel can write to.
             print(json.dumps({"ended": pid, "exit": status, "cpu": cpu, "full": _full(config["sizes"])}), flush=True)
+            _empty(config["sockets"], _mount_points(), keep=socket_path)
             if stopped:
                 _send(conn, {"exit": status, "server": "stopped: a kernel left processes it could not kill"})
                 return
@@ -238,16 +240,16 @@ def _mount_points():
         return {line.split()[4] for line in mountinfo}
 
 
-def _empty(folder, mounts):
-    """Remove everything inside `folder` (the last kernel's /tmp, home, ...) but the folders bound into
-    the sandbox (the worker's own, the Python environment) and the way to them."""
+def _empty(folder, mounts, keep=None):
+    """Remove everything inside `folder` (the last kernel's /tmp, home, ...) but `keep`, the folders
+    mounted into the sandbox (the worker's own, the Python environment) and the way to them."""
     try:
         entries = os.listdir(folder)
     except OSError:
         return
     for name in entries:
         path = os.path.join(folder, name)
-        if path in mounts:
+        if path in mounts or path == keep:
             continue
         if any(mount.startswith(path + "/") for mount in mounts):
             _empty(path, mounts)

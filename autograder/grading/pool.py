@@ -67,7 +67,8 @@ class Worker:
         self.slot = self.scratch / "submission"  # the kernel's folder (in the sandbox, a size-limited tmpfs)
         self.inbox = self.scratch / "inbox"  # the submission's files, copied into the slot by the fork server
         self.home = self.scratch / "home"  # the kernel's home when unsandboxed
-        self.sockets = self.scratch / "sockets"
+        self.sockets = self.scratch / "sockets"  # the fork server's and the kernel's sockets
+        self.root = Path("/")  # the kernel's filesystem as seen from here: /proc/PID/root of the sandbox
         self.server: subprocess.Popen | None = None
         self.cgroup = limits.Cgroup.create(settings.limits) if settings.sandboxed else None
         self._said = b""  # what the server wrote on its stdout and was not read yet
@@ -81,28 +82,35 @@ class Worker:
         self.stop_server()  # a server a kernel killed may leave its sandbox behind: end all of it
         for folder in (self.slot, self.inbox, self.home, self.sockets):
             folder.mkdir(exist_ok=True)
-        socket_path = self.sockets / "server"
-        socket_path.unlink(missing_ok=True)
-        serve = [sys.executable, "-c", Path(forkserver.__file__).read_text(), "serve", str(socket_path)]
-        sizes = sandbox.writable_folders(self.slot, self.settings.limits) if self.settings.sandboxed else {}
+        (self.sockets / "server").unlink(missing_ok=True)
+        serve = [sys.executable, "-c", Path(forkserver.__file__).read_text(), "serve", str(self.sockets / "server")]
+        sizes = sandbox.writable_folders(self.slot, self.sockets, self.settings.limits) if self.settings.sandboxed else {}
+        scratch = [folder for folder in sizes if folder != str(self.sockets)] or [str(self.slot), str(self.home)]
         config = {"sandboxed": self.settings.sandboxed, "workdir": str(self.slot), "inbox": str(self.inbox),
-                  "scratch": list(sizes) if self.settings.sandboxed else [str(self.slot), str(self.home)],
-                  "sizes": sizes, "rlimits": self.settings.limits.rlimits(), "from_grading": list(sandbox.FROM_GRADING),
+                  "sockets": str(self.sockets), "scratch": scratch, "sizes": sizes,
+                  "rlimits": self.settings.limits.rlimits(), "from_grading": list(sandbox.FROM_GRADING),
                   "warm_cells": self.settings.warm_cells}
-        if self.settings.sandboxed:
-            command = limits.enter(sandbox.sandbox_command(self.scratch, self.slot, self.sockets, self.inbox,
-                                                           self.settings.limits) + serve, self.cgroup)
-            env = sandbox.environment()
-        else:
-            command, env = serve, sandbox.environment(home=str(self.home))
         self.log = open(self.scratch / "server.log", "w+")
-        self.server = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log,
-                                       env=env, bufsize=0)
-        self._said = b""
+        self._said, self._info = b"", None
+        if self.settings.sandboxed:
+            self._info, info_fd = os.pipe()
+            command = limits.enter(sandbox.sandbox_command(self.scratch, self.slot, self.sockets, self.inbox,
+                                                           self.settings.limits, info_fd) + serve, self.cgroup)
+            self.server = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log,
+                                           env=sandbox.environment(), bufsize=0, pass_fds=(info_fd,))
+            os.close(info_fd)
+        else:
+            self.server = subprocess.Popen(serve, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log,
+                                           env=sandbox.environment(home=str(self.home)), bufsize=0)
         self.server.stdin.write(json.dumps(config).encode() + b"\n")  # no kernel can change it: see forkserver.serve
         self.server.stdin.close()
 
     def wait_ready(self) -> None:
+        if self._info is not None:  # bubblewrap's report, once the sandbox is made
+            with os.fdopen(self._info) as info:
+                said = info.read()
+            self._info = None
+            self.root = Path(f"/proc/{json.loads(said)['child-pid']}/root") if said else Path("/")
         line = self._next_line(timeout=None)  # "ready" once TensorFlow is imported
         if line != "ready":
             self.server.kill()
@@ -124,7 +132,11 @@ class Worker:
         return line.decode().strip()
 
     def alive(self) -> bool:
-        return self.server is not None and self.server.poll() is None and forkserver.ping(str(self.sockets / "server"))
+        return self.server is not None and self.server.poll() is None and forkserver.ping(self.seen_here(self.sockets / "server"))
+
+    def seen_here(self, path: Path) -> str:
+        """A path of the kernel's filesystem, as this process reaches it."""
+        return str(self.root / path.relative_to("/"))
 
     def run(self, task: Task) -> Result:
         """Execute one submission as nbgrader's Execute preprocessor would, in a kernel forked for it."""
@@ -147,6 +159,7 @@ class Worker:
         nb = nbformat.reads(task.notebook, as_version=4)
         config = Config({"Execute": dict(self.settings.execute_config)})
         config.ForkedKernelManager.sockets = str(self.sockets)
+        config.ForkedKernelManager.root = str(self.root)
         counted = self.cgroup.counters() if self.cgroup else {}
         result = Result(task.student, unprotected=list(self.cgroup.unprotected) if self.cgroup else [])
         try:
@@ -173,8 +186,8 @@ class Worker:
         if report.get("exit") in (-signal.SIGXCPU, -signal.SIGKILL) and report.get("cpu", 0) >= limits_set.cpu_seconds:
             met.append(f"the kernel used up its {limits_set.cpu_seconds} s of CPU time and was ended")
         for folder in report.get("full", []):
-            where = "its folder" if folder == str(self.slot) else folder
-            size = sandbox.writable_folders(self.slot, limits_set)[folder]
+            where = {str(self.slot): "its folder", str(self.sockets): "its kernel's socket folder"}.get(folder, folder)
+            size = sandbox.writable_folders(self.slot, self.sockets, limits_set)[folder]
             met.append(f"it filled {where} ({size // limits.MIB} MiB, the sandbox's limit): writes there failed")
         if self.cgroup:
             met += self.cgroup.met(counted)

@@ -7,10 +7,11 @@ filesystem built from nothing but
 - read-only: the Python environment the worker runs (its prefix and the Python it was made from),
   /usr (the system's programs and libraries, with /bin, /lib and /lib64), and from /etc only what
   Python and TensorFlow read (ETC_FILES) plus a passwd and group naming the sandbox's one user;
-- writable, each a size-limited tmpfs the fork server empties before every kernel: the submission's
-  folder, /tmp, the home folder and /dev/shm (see limits.py for the sizes);
-- the worker's socket folder, where the kernel and its client talk (TCP on 127.0.0.1 cannot cross
-  the network namespace), and its inbox, read-only, from which the submission's files are copied in.
+- writable, each a size-limited tmpfs the fork server empties between kernels: the submission's
+  folder, /tmp, the home folder, /dev/shm, and the socket folder where the kernel and its client
+  talk (the client reaches it through /proc/PID/root of the sandbox: TCP on 127.0.0.1 cannot cross
+  the network namespace);
+- the worker's inbox, read-only, from which the submission's files are copied into its folder.
 
 Everything else is absent: the course (solutions, hidden tests, other students' work), the
 gradebook, /home, /root, /var, /srv, /opt, /sys, the rest of /etc. The root and /dev are read-only.
@@ -92,11 +93,11 @@ def python_folders() -> list[Path]:
     return sorted(f for f in folders if not f.is_relative_to("/usr"))  # /usr is there already
 
 
-def writable_folders(workdir: Path, limits: Limits) -> dict[str, int]:
+def writable_folders(workdir: Path, sockets: Path, limits: Limits) -> dict[str, int]:
     """{folder inside the sandbox: its size}, every folder student code can write to (mounted in this
-    order: the submission's folder may be inside /tmp)."""
+    order: the worker's folders may be inside /tmp)."""
     return {"/tmp": limits.folder_bytes, HOME: limits.scratch_bytes, "/dev/shm": limits.scratch_bytes,
-            str(workdir): limits.folder_bytes}
+            str(workdir): limits.folder_bytes, str(sockets): limits.scratch_bytes}
 
 
 def _passwd_files(scratch: Path) -> dict[str, Path]:
@@ -109,8 +110,9 @@ def _passwd_files(scratch: Path) -> dict[str, Path]:
     return {"/etc/passwd": folder / "passwd", "/etc/group": folder / "group"}
 
 
-def sandbox_command(scratch: Path, workdir: Path, sockets: Path, inbox: Path, limits: Limits) -> list[str]:
-    """The command line that runs a command (the fork server) inside the sandbox."""
+def sandbox_command(scratch: Path, workdir: Path, sockets: Path, inbox: Path, limits: Limits, info_fd: int) -> list[str]:
+    """The command line that runs a command (the fork server) inside the sandbox; bubblewrap writes
+    the process id of the sandbox's first process on `info_fd` (its /proc/PID/root is the sandbox's root)."""
     # --cap-drop ALL: run by root, bwrap would keep every capability inside, and CAP_SYS_ADMIN could
     # mount what the allow-list leaves out.
     args = ["bwrap", "--die-with-parent", "--new-session", "--unshare-all", "--cap-drop", "ALL", "--clearenv",
@@ -128,10 +130,10 @@ def sandbox_command(scratch: Path, workdir: Path, sockets: Path, inbox: Path, li
     for folder in python_folders():
         args += ["--ro-bind", str(folder), str(folder)]
     args += ["--dev", "/dev", "--proc", "/proc"]
-    for folder, size in writable_folders(workdir, limits).items():
+    for folder, size in writable_folders(workdir, sockets, limits).items():
         args += ["--size", str(size), "--tmpfs", folder]
-    args += ["--bind", str(sockets), str(sockets), "--ro-bind", str(inbox), str(inbox),
-             "--remount-ro", "/dev", "--remount-ro", "/", "--chdir", str(workdir)]
+    args += ["--ro-bind", str(inbox), str(inbox), "--remount-ro", "/dev", "--remount-ro", "/",
+             "--chdir", str(workdir), "--info-fd", str(info_fd)]
     for name, value in environment().items():
         args += ["--setenv", name, value]
     return args
