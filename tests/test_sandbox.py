@@ -125,7 +125,10 @@ def test_a_probe_sees_nothing_of_the_machine_but_what_the_kernel_needs(worker, o
         attempt("read /etc/shadow", lambda: open("/etc/shadow").read())
         attempt("write /etc", lambda: open("/etc/planted", "w").write("x"))
         attempt("write the root", lambda: open("/planted", "w").write("x"))
-        print(json.dumps({{"environ": dict(os.environ), "root": os.listdir("/"), "etc": os.listdir("/etc")}}))
+        mounts = [line.split() for line in open("/proc/self/mountinfo")]
+        writable = [(m[4], m[m.index("-") + 1]) for m in mounts if m[5].split(",")[0] == "rw"]
+        print(json.dumps({{"environ": dict(os.environ), "root": os.listdir("/"), "etc": os.listdir("/etc"),
+                          "writable": writable}}))
     """)))
     said = printed(result)
     for refused in ("read another course", "read /etc/shadow", "write /etc", "write the root"):
@@ -141,6 +144,10 @@ def test_a_probe_sees_nothing_of_the_machine_but_what_the_kernel_needs(worker, o
                                  "tmp", "home", *python}, seen["root"]
     assert not {"var", "srv", "opt", "sys", "mnt", "media"} & (set(seen["root"]) - python)
     assert set(seen["etc"]) <= {"passwd", "group", "ld.so.cache", "fonts", "localtime"}, seen["etc"]
+    # what it can write to is memory (size-limited tmpfs), devices and /proc: never this machine's disk
+    assert {kind for _, kind in seen["writable"]} <= {"tmpfs", "devtmpfs", "devpts", "proc"}, seen["writable"]
+    assert {where for where, kind in seen["writable"] if kind == "tmpfs"} == set(
+        sandbox.writable_folders(worker.slot, worker.sockets, worker.settings.limits)), seen["writable"]
     assert result.limits == []
 
 

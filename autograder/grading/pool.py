@@ -84,8 +84,11 @@ class Worker:
             folder.mkdir(exist_ok=True)
         (self.sockets / "server").unlink(missing_ok=True)
         serve = [sys.executable, "-c", Path(forkserver.__file__).read_text(), "serve", str(self.sockets / "server")]
-        sizes = sandbox.writable_folders(self.slot, self.sockets, self.settings.limits) if self.settings.sandboxed else {}
-        scratch = [folder for folder in sizes if folder != str(self.sockets)] or [str(self.slot), str(self.home)]
+        if self.settings.sandboxed:  # (the socket folder is emptied after each kernel, the others before)
+            sizes = sandbox.writable_folders(self.slot, self.sockets, self.settings.limits)
+            scratch = [folder for folder in sizes if folder != str(self.sockets)]
+        else:
+            sizes, scratch = {}, [str(self.slot), str(self.home)]
         config = {"sandboxed": self.settings.sandboxed, "workdir": str(self.slot), "inbox": str(self.inbox),
                   "sockets": str(self.sockets), "scratch": scratch, "sizes": sizes,
                   "rlimits": self.settings.limits.rlimits(), "from_grading": list(sandbox.FROM_GRADING),
