@@ -166,6 +166,7 @@ def test_unsandboxed_grading_and_a_second_run_give_the_same_scores(tmp_path):
     for sandboxed in (False, True):
         outcomes = grade_class(name, tmp_path, csv_path=tmp_path / "grades.csv", sandboxed=sandboxed)
         assert all(o.graded for o in outcomes), report(name, outcomes)
+        assert report(name, outcomes).startswith("WARNING: grading ran unsandboxed") != sandboxed
         for student, wanted in expected.items():
             assert scores(a, student) == pytest.approx(wanted), (sandboxed, student)
 

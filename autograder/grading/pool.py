@@ -71,6 +71,7 @@ class Worker:
         self.root = Path("/")  # the kernel's filesystem as seen from here: /proc/PID/root of the sandbox
         self.server: subprocess.Popen | None = None
         self.cgroup = limits.Cgroup.create(settings.limits) if settings.sandboxed else None
+        self.unprotected = self.cgroup.unprotected if self.cgroup else [sandbox.UNSANDBOXED]
         self._said = b""  # what the server wrote on its stdout and was not read yet
 
     def start(self) -> None:
@@ -164,7 +165,7 @@ class Worker:
         config.ForkedKernelManager.sockets = str(self.sockets)
         config.ForkedKernelManager.root = str(self.root)
         counted = self.cgroup.counters() if self.cgroup else {}
-        result = Result(task.student, unprotected=list(self.cgroup.unprotected) if self.cgroup else [])
+        result = Result(task.student, unprotected=list(self.unprotected))
         try:
             executor = GradingExecute(config=config, kernel_manager_class=ForkedKernelManager)
             with setenv(NBGRADER_EXECUTION="autograde"):
