@@ -339,6 +339,16 @@ def test_a_loop_no_interrupt_stops_ends_the_kernel_and_what_did_not_run_scores_n
     assert printed(worker.run(pool.Task("bob", "01_demo", notebook("print('next')")))) == "next\n"
 
 
+def test_a_python_environment_in_tmp_is_mounted_over_the_sandboxs_tmp(monkeypatch, tmp_path):
+    """Mounts are made in order: the environment's read-only view must come after /tmp's tmpfs."""
+    monkeypatch.setattr(sandbox, "python_folders", lambda: [Path("/tmp/clone/.venv")])
+    args = sandbox.sandbox_command(tmp_path, Path("/tmp/w/submission"), Path("/tmp/w/sockets"), Path("/tmp/w/inbox"),
+                                   limits.Limits(), info_fd=3)
+    mounted = [args[i + 1] for i, arg in enumerate(args) if arg in ("--tmpfs", "--ro-bind", "--bind")]
+    assert mounted.index("/tmp/clone/.venv") > mounted.index("/tmp")
+    assert mounted.index("/tmp/w/inbox") > mounted.index("/tmp") and mounted.index("/tmp/w/submission") > mounted.index("/tmp")
+
+
 def test_without_bubblewrap_grading_is_refused_with_what_to_do(monkeypatch):
     monkeypatch.setattr(shutil, "which", lambda name: None)
     with pytest.raises(sandbox.SandboxUnavailable, match="bubblewrap \\(bwrap\\) is not installed.*--unsandboxed"):

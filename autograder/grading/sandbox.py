@@ -132,11 +132,12 @@ def sandbox_command(scratch: Path, workdir: Path, sockets: Path, inbox: Path, li
             args += ["--ro-bind", path, path]
     for path, source in _passwd_files(scratch).items():
         args += ["--ro-bind", str(source), path]
-    for folder in python_folders():
-        args += ["--ro-bind", str(folder), str(folder)]
     args += ["--dev", "/dev", "--proc", "/proc"]
     for folder, size in writable_folders(workdir, sockets, limits).items():
         args += ["--size", str(size), "--tmpfs", folder]
+    # after the tmpfs mounts, or one would hide them: a clone's environment may live in /tmp
+    for folder in python_folders():
+        args += ["--ro-bind", str(folder), str(folder)]
     args += ["--ro-bind", str(inbox), str(inbox), "--remount-ro", "/dev", "--remount-ro", "/",
              "--chdir", str(workdir), "--info-fd", str(info_fd)]
     for name, value in environment().items():
