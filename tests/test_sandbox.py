@@ -70,7 +70,7 @@ def test_a_probe_sees_and_reaches_nothing_but_its_own_folder(course, worker):
     port = listener.getsockname()[1]
     left_behind = Path("/tmp") / f"left-behind-{uuid.uuid4().hex}.txt"
 
-    result = worker.run(pool.Task("ada", "01_demo", notebook(f"""
+    result = worker.run(pool.Task("ada", notebook(f"""
         import ctypes, os, socket
         def attempt(what, action):
             try:
@@ -113,7 +113,7 @@ def test_a_probe_sees_and_reaches_nothing_but_its_own_folder(course, worker):
 @pytest.mark.notebooks  # a kernel forked from a fork server that imports TensorFlow
 def test_a_probe_sees_nothing_of_the_machine_but_what_the_kernel_needs(worker, outside):
     """An allow-list: the Python environment, /usr and a few files of /etc, read-only; nothing else."""
-    result = worker.run(pool.Task("eve", "01_demo", notebook(f"""
+    result = worker.run(pool.Task("eve", notebook(f"""
         import json, os
         def attempt(what, action):
             try:
@@ -130,8 +130,8 @@ def test_a_probe_sees_nothing_of_the_machine_but_what_the_kernel_needs(worker, o
         # what the sandbox was started with (a forked kernel's /proc/self/environ is its fork server's)
         started = dict(v.split("=", 1) for v in open("/proc/self/environ").read().split("\\0") if v)
         print(json.dumps({{"environ": dict(os.environ), "started": started, "root": os.listdir("/"),
-                          "etc": os.listdir("/etc"), "writable": writable}}))
-    """)))
+                          "etc": os.listdir("/etc"), "writable": writable, "folder": os.listdir(".")}}))
+    """), files={"data.csv": b"x,y"}))
     said = printed(result)
     for refused in ("read another course", "read /etc/shadow", "write /etc", "write the root"):
         assert f"{refused} refused" in said, said
@@ -146,6 +146,7 @@ def test_a_probe_sees_nothing_of_the_machine_but_what_the_kernel_needs(worker, o
                                  "tmp", "home", *python}, seen["root"]
     assert not {"var", "srv", "opt", "sys", "mnt", "media"} & (set(seen["root"]) - python)
     assert set(seen["etc"]) <= {"passwd", "group", "ld.so.cache", "fonts", "localtime"}, seen["etc"]
+    assert seen["folder"] == ["data.csv"]  # its files, not the notebook with the hidden tests nbgrader put back
     # what it can write to is memory (size-limited tmpfs), devices and /proc: never this machine's disk
     assert {kind for _, kind in seen["writable"]} <= {"tmpfs", "devtmpfs", "devpts", "proc"}, seen["writable"]
     assert {where for where, kind in seen["writable"] if kind == "tmpfs"} == set(
@@ -157,7 +158,7 @@ def test_a_probe_sees_nothing_of_the_machine_but_what_the_kernel_needs(worker, o
 @pytest.mark.notebooks  # a kernel forked from a fork server that imports TensorFlow
 def test_300_processes_are_refused_and_the_report_says_why(worker):
     assert "pids" in worker.cgroup.folders, f"this machine cannot limit processes: {worker.cgroup.unprotected}"
-    result = worker.run(pool.Task("mallory", "01_demo", notebook("""
+    result = worker.run(pool.Task("mallory", notebook("""
         import subprocess
         started = []
         try:
@@ -175,7 +176,7 @@ def test_300_processes_are_refused_and_the_report_says_why(worker):
 @needs_bubblewrap
 @pytest.mark.notebooks  # a kernel forked from a fork server that imports TensorFlow
 def test_3_gb_of_writes_are_refused_and_the_report_says_why(worker):
-    result = worker.run(pool.Task("mallory", "01_demo", notebook("""
+    result = worker.run(pool.Task("mallory", notebook("""
         import os
         def fill(path, gib=3):
             written = 0
@@ -209,10 +210,10 @@ def test_a_cpu_bound_loop_is_ended_at_its_cpu_time_and_the_report_says_why():
     strict = pool.Worker(pool.Settings(execute_config={"timeout": 60, "startup_timeout": 120},
                                        limits=limits.Limits(cpu_seconds=3)))
     try:
-        result = strict.run(pool.Task("mallory", "01_demo", notebook("while True:\n    pass")))
+        result = strict.run(pool.Task("mallory", notebook("while True:\n    pass")))
         assert result.notebook is None and "DeadKernelError" in result.error, result
         assert result.limits == ["the kernel used up its 3 s of CPU time and was ended"]
-        assert printed(strict.run(pool.Task("bob", "01_demo", notebook("print('next')")))) == "next\n"
+        assert printed(strict.run(pool.Task("bob", notebook("print('next')")))) == "next\n"
     finally:
         strict.stop()
 
@@ -264,7 +265,7 @@ def test_on_cgroup_v2_each_sandbox_gets_its_own_cgroup_with_the_limits(monkeypat
 @pytest.mark.notebooks  # a kernel forked from a fork server that imports TensorFlow
 def test_the_next_student_finds_nothing_the_last_one_left(worker):
     """A fresh process per submission, and /tmp, home and the folder emptied: no state crosses over."""
-    first = worker.run(pool.Task("ada", "01_demo", notebook("""
+    first = worker.run(pool.Task("ada", notebook("""
         import builtins, os, subprocess
         builtins.planted = "ada was here"
         for path in ("/tmp/planted.txt", os.path.expanduser("~/planted.txt"), "planted.txt"):
@@ -274,7 +275,7 @@ def test_the_next_student_finds_nothing_the_last_one_left(worker):
     """)))
     kernel, daemon = printed(first).split()[1::2]
 
-    second = worker.run(pool.Task("bob", "01_demo", notebook(f"""
+    second = worker.run(pool.Task("bob", notebook(f"""
         import builtins, os
         print("planted global", hasattr(builtins, "planted"))
         for path in ("/tmp/planted.txt", os.path.expanduser("~/planted.txt"), "planted.txt"):
@@ -291,13 +292,13 @@ def test_the_next_student_finds_nothing_the_last_one_left(worker):
 @pytest.mark.notebooks  # a kernel forked from a fork server that imports TensorFlow
 def test_a_kernel_that_kills_its_fork_server_only_ends_its_own_grading(worker):
     """Its sandbox goes with the server: a process it left to write into the next submission's folder dies too."""
-    worker.run(pool.Task("mallory", "01_demo", notebook("""
+    worker.run(pool.Task("mallory", notebook("""
         import os, signal, subprocess, sys
         subprocess.Popen([sys.executable, "-c", "import time\\nwhile True:\\n    open('intruder.txt', 'w').write('x')\\n    time.sleep(0.05)"],
                          start_new_session=True)
         os.kill(os.getppid(), signal.SIGKILL)
     """)))
-    after = worker.run(pool.Task("bob", "01_demo", notebook("""
+    after = worker.run(pool.Task("bob", notebook("""
         import os, time
         time.sleep(1)
         print(6 * 7, os.path.exists("intruder.txt"))
@@ -308,16 +309,16 @@ def test_a_kernel_that_kills_its_fork_server_only_ends_its_own_grading(worker):
 @needs_bubblewrap
 @pytest.mark.notebooks  # a kernel forked from a fork server that imports TensorFlow
 def test_a_kernel_that_exits_is_reported_and_the_next_one_runs(worker):
-    gone = worker.run(pool.Task("mallory", "01_demo", notebook("import os\nos._exit(3)", "print('after')")))
+    gone = worker.run(pool.Task("mallory", notebook("import os\nos._exit(3)", "print('after')")))
     assert gone.notebook is None and "DeadKernelError" in gone.error, gone
-    assert printed(worker.run(pool.Task("bob", "01_demo", notebook("print('next')")))) == "next\n"
+    assert printed(worker.run(pool.Task("bob", notebook("print('next')")))) == "next\n"
 
 
 @needs_bubblewrap
 @pytest.mark.notebooks  # a kernel forked from a fork server that imports TensorFlow
 def test_an_endless_loop_is_interrupted_and_the_next_cell_runs(worker):
     """A signal would end bubblewrap and the kernel with it; the interrupt goes over the control channel."""
-    result = worker.run(pool.Task("ada", "01_demo", notebook("while True:\n    pass", "print('after the loop')")))
+    result = worker.run(pool.Task("ada", notebook("while True:\n    pass", "print('after the loop')")))
     nb = nbformat.reads(result.notebook, as_version=4)
     assert "KeyboardInterrupt" in [o.get("ename") for o in nb.cells[0].outputs]  # and nbgrader's CellTimeoutError
     assert nb.cells[1].outputs[0]["text"] == "after the loop\n"
@@ -327,7 +328,7 @@ def test_an_endless_loop_is_interrupted_and_the_next_cell_runs(worker):
 @pytest.mark.notebooks  # a kernel forked from a fork server that imports TensorFlow
 def test_a_loop_no_interrupt_stops_ends_the_kernel_and_what_did_not_run_scores_nothing(worker):
     """Stock nbgrader would wait each later cell's whole time limit for a kernel stuck in a tf.function."""
-    result = worker.run(pool.Task("ada", "01_demo", notebook(
+    result = worker.run(pool.Task("ada", notebook(
         "print('before')",
         "import tensorflow as tf\n@tf.function\ndef forever():\n    i = tf.constant(0)\n"
         "    while tf.constant(True):\n        i += 1\n    return i\nforever()",
@@ -338,7 +339,7 @@ def test_a_loop_no_interrupt_stops_ends_the_kernel_and_what_did_not_run_scores_n
     assert all(e and e[-1]["ename"] == "KernelStuck" for e in errors), errors
     assert "a loop inside a tf.function ignores interrupts" in errors[0][-1]["evalue"]
     assert "not run" in errors[1][-1]["evalue"] and not any(o.get("text") for o in nb.cells[2].outputs)
-    assert printed(worker.run(pool.Task("bob", "01_demo", notebook("print('next')")))) == "next\n"
+    assert printed(worker.run(pool.Task("bob", notebook("print('next')")))) == "next\n"
 
 
 def test_a_python_environment_in_tmp_is_mounted_over_the_sandboxs_tmp(monkeypatch, tmp_path):

@@ -33,7 +33,6 @@ class Task:
     """One submission to run: its sanitized notebook (JSON text) and the other files of its folder."""
 
     student: str
-    notebook_name: str
     notebook: str
     files: dict[str, bytes] = field(default_factory=dict)
 
@@ -157,7 +156,9 @@ class Worker:
             pass
         for entry in self.inbox.iterdir():  # the folder itself stays: the sandbox has it bound in
             shutil.rmtree(entry) if entry.is_dir() and not entry.is_symlink() else entry.unlink()
-        for name, data in {**task.files, f"{task.notebook_name}.ipynb": task.notebook.encode()}.items():
+        # Its other files only: the kernel runs the notebook's cells as nbclient sends them, and the
+        # notebook's file would show it the hidden tests nbgrader has put back.
+        for name, data in task.files.items():
             (self.inbox / name).parent.mkdir(parents=True, exist_ok=True)
             (self.inbox / name).write_bytes(data)
         nb = nbformat.reads(task.notebook, as_version=4)
@@ -224,7 +225,7 @@ def task(root: Path, assignment: str, student: str) -> Task:
     notebook = folder / f"{assignment}.ipynb"
     files = {str(path.relative_to(folder)): path.read_bytes()
              for path in sorted(folder.rglob("*")) if path.is_file() and path != notebook}
-    return Task(student, assignment, notebook.read_text(), files)
+    return Task(student, notebook.read_text(), files)
 
 
 _worker: Worker | None = None
