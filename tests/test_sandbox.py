@@ -213,6 +213,9 @@ def test_a_cpu_bound_loop_is_ended_at_its_cpu_time_and_the_report_says_why():
         result = strict.run(pool.Task("mallory", notebook("while True:\n    pass")))
         assert result.notebook is None and "DeadKernelError" in result.error, result
         assert result.limits == ["the kernel used up its 3 s of CPU time and was ended"]
+        ignoring = strict.run(pool.Task("mallory", notebook(  # SIGXCPU ignored: killed at the hard limit
+            "import signal\nsignal.signal(signal.SIGXCPU, signal.SIG_IGN)\nwhile True:\n    pass")))
+        assert ignoring.notebook is None and ignoring.limits == result.limits, ignoring
         assert printed(strict.run(pool.Task("bob", notebook("print('next')")))) == "next\n"
     finally:
         strict.stop()

@@ -188,7 +188,10 @@ class Worker:
         limits_set = self.settings.limits
         report = json.loads(self._next_line(timeout=30) or "{}")
         met = []
-        if report.get("exit") in (-signal.SIGXCPU, -signal.SIGKILL) and report.get("cpu", 0) >= limits_set.cpu_seconds:
+        # SIGXCPU comes from RLIMIT_CPU alone; SIGKILL at its hard limit, 2 s later, when a kernel ignored it.
+        # (The CPU time wait4 reports is rounded, and can read a hair under the limit the kernel counted.)
+        if report.get("exit") == -signal.SIGXCPU or (report.get("exit") == -signal.SIGKILL
+                                                      and report.get("cpu", 0) >= limits_set.cpu_seconds):
             met.append(f"the kernel used up its {limits_set.cpu_seconds} s of CPU time and was ended")
         for folder in report.get("full", []):
             where = {str(self.slot): "its folder", str(self.sockets): "its kernel's socket folder"}.get(folder, folder)
