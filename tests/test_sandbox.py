@@ -21,6 +21,17 @@ def notebook(*cells) -> str:
     return nbformat.writes(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(textwrap.dedent(c)) for c in cells]))
 
 
+# A probe's first cell: each attempt prints what it tried and whether it was refused.
+ATTEMPT = """
+def attempt(what, action):
+    try:
+        action()
+        print(what, "DONE")
+    except Exception as error:
+        print(what, "refused", type(error).__name__)
+"""
+
+
 def printed(result: pool.Result, cell: int = 0) -> str:
     assert result.notebook, result.error
     return "".join(o.get("text", "") for o in nbformat.reads(result.notebook, as_version=4).cells[cell].outputs)
@@ -70,14 +81,8 @@ def test_a_probe_sees_and_reaches_nothing_but_its_own_folder(course, worker):
     port = listener.getsockname()[1]
     left_behind = Path("/tmp") / f"left-behind-{uuid.uuid4().hex}.txt"
 
-    result = worker.run(pool.Task("ada", notebook(f"""
+    result = worker.run(pool.Task("ada", notebook(ATTEMPT, f"""
         import ctypes, os, socket
-        def attempt(what, action):
-            try:
-                action()
-                print(what, "DONE")
-            except Exception as error:
-                print(what, "refused", type(error).__name__)
         libc = ctypes.CDLL(None, use_errno=True)
         def unmount(path):  # the empty folder that hides the course, as root could
             if libc.umount2(path.encode(), 2) != 0:
@@ -95,7 +100,7 @@ def test_a_probe_sees_and_reaches_nothing_but_its_own_folder(course, worker):
         print("home holds", sorted(os.listdir(os.path.expanduser("~"))))
     """, "bytearray(5 * 1024 ** 3)  # not caught: the report says why the cell failed")))
     listener.close()
-    said = printed(result)
+    said = printed(result, 1)
 
     for refused in ("unmount /usr", "read source", "read gradebook", "read other student", "connect",
                     "read the fork server's memory"):
@@ -113,14 +118,8 @@ def test_a_probe_sees_and_reaches_nothing_but_its_own_folder(course, worker):
 @pytest.mark.notebooks  # a kernel forked from a fork server that imports TensorFlow
 def test_a_probe_sees_nothing_of_the_machine_but_what_the_kernel_needs(worker, outside):
     """An allow-list: the Python environment, /usr and a few files of /etc, read-only; nothing else."""
-    result = worker.run(pool.Task("eve", notebook(f"""
+    result = worker.run(pool.Task("eve", notebook(ATTEMPT, f"""
         import json, os
-        def attempt(what, action):
-            try:
-                action()
-                print(what, "DONE")
-            except Exception as error:
-                print(what, "refused", type(error).__name__)
         attempt("read another course", lambda: open({str(outside / 'hidden_tests.py')!r}).read())
         attempt("read /etc/shadow", lambda: open("/etc/shadow").read())
         attempt("write /etc", lambda: open("/etc/planted", "w").write("x"))
@@ -132,7 +131,7 @@ def test_a_probe_sees_nothing_of_the_machine_but_what_the_kernel_needs(worker, o
         print(json.dumps({{"environ": dict(os.environ), "started": started, "root": os.listdir("/"),
                           "etc": os.listdir("/etc"), "writable": writable, "folder": os.listdir(".")}}))
     """), files={"data.csv": b"x,y"}))
-    said = printed(result)
+    said = printed(result, 1)
     for refused in ("read another course", "read /etc/shadow", "write /etc", "write the root"):
         assert f"{refused} refused" in said, said
     seen = __import__("json").loads(said.splitlines()[-1])
