@@ -116,7 +116,7 @@ def serve(socket_path, config):
             _signal_session(pid, signal.SIGKILL)
             stopped = config["sandboxed"] and not _kill_leftovers()
             # The worker reads this on the server's stdout, which no kernel can write to.
-            print(json.dumps({"ended": pid, "exit": status, "cpu": cpu, "full": _full(config["sizes"])}), flush=True)
+            print(json.dumps({"exit": status, "cpu": cpu, "full": _full(config["sizes"])}), flush=True)
             _empty(config["sockets"], _mount_points(), keep=socket_path)
             if stopped:
                 _send(conn, {"exit": status, "server": "stopped: a kernel left processes it could not kill"})
