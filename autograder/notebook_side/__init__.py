@@ -6,4 +6,5 @@ notebook needs nothing but TensorFlow, NumPy and Matplotlib. They import each ot
 only, so they stay importable here for the tests.
 """
 
-SETUP_MODULES = ("environment", "messages", "plots", "doctor", "checks", "guard")
+SETUP_MODULES = ("environment", "messages", "plots", "doctor_causes", "doctor_recorder", "doctor_graph", "doctor",
+                 "checks", "guard")

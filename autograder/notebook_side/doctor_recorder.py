@@ -1,0 +1,285 @@
+"""The tape recorder: every operation TensorFlow runs (or adds to a tf.function's graph) in a block, and what its tapes did.
+
+The doctor reads the program's computation from here, not from the words of its lines: an op
+callback sees each operation with its inputs, outputs and the learner's line that made it, in a
+cell, a helper, a method, a Keras layer's `call` or a function under tf.function alike.
+"""
+import linecache
+import sys
+import sysconfig
+
+import numpy as np
+
+_TOOL_FILES = {sys._getframe().f_code.co_filename}  # the doctor's and the checks' own files, skipped like libraries
+_LIBRARY_FOLDERS = tuple({sysconfig.get_paths()[key] for key in ("stdlib", "platstdlib", "purelib", "platlib")})
+_AUTOGRAPH = "__autograph_generated_file"
+
+
+def _library_file(filename):
+    """True for code of Python itself or of an installed package; False for notebook cells and `eval`."""
+    if filename.startswith("<frozen") or _AUTOGRAPH in filename:
+        return True
+    return filename.startswith(_LIBRARY_FOLDERS) or "/site-packages/" in filename or "/dist-packages/" in filename
+
+
+def _learner_file(filename):
+    """True for the learner's code (a notebook cell, a script), False for Python, libraries and the doctor."""
+    return filename not in _TOOL_FILES and not _library_file(filename)
+
+
+def _code_line(filename, lineno):
+    text = linecache.getline(filename, lineno).split("#")[0].strip()
+    return f"line {lineno}: {text}" if text else f"line {lineno}"
+
+
+class Place(tuple):
+    """Where the learner's code did something: (filename, line number), and the library calls below it."""
+
+    def __new__(cls, filename, lineno, calls=()):
+        place = super().__new__(cls, (filename, lineno))
+        place.calls = calls  # names of the library functions between that line and the operation
+        return place
+
+    def __str__(self):
+        return _code_line(*self)
+
+
+def _learner_place(frame):
+    """The learner's line nearest to `frame` (innermost first), with the library calls on the way; or None.
+
+    Code under tf.function runs from autograph's generated file: its lines are mapped back to the learner's.
+    """
+    calls = []
+    while frame is not None:
+        filename = frame.f_code.co_filename
+        if _AUTOGRAPH in filename:
+            return _mapped_place(calls)
+        if filename not in _TOOL_FILES and not _library_file(filename):
+            return Place(filename, frame.f_lineno, tuple(calls))
+        calls.append(frame.f_code.co_name)
+        frame = frame.f_back
+    return None
+
+
+def _mapped_place(calls):
+    from tensorflow.python.util import tf_stack
+
+    for summary in reversed(tf_stack.extract_stack()):
+        if _learner_file(summary.filename):
+            return Place(summary.filename, summary.lineno, tuple(calls))
+    return None
+
+
+def _op_place(op):
+    """Where the learner's code added a graph operation (its traceback is mapped through autograph)."""
+    calls = []
+    for summary in reversed(op.traceback or []):
+        if _learner_file(summary.filename):
+            return Place(summary.filename, summary.lineno, tuple(calls))
+        calls.append(summary.name)
+    return None
+
+
+class Step:
+    """One operation: run eagerly, or added to a graph while a tf.function was traced."""
+
+    __slots__ = ("clock", "type", "inputs", "outputs", "graph", "_place", "recording", "during")
+
+    def __init__(self, clock, op_type, inputs, outputs, graph, place, recording, during):
+        self.clock, self.type, self.inputs, self.outputs = clock, op_type, inputs, outputs
+        self.graph, self._place, self.recording, self.during = graph, place, recording, during
+
+    @property
+    def place(self):
+        if self._place is None and self.graph is not None and self.outputs:
+            self._place = _op_place(self.outputs[0].op) or False
+        return self._place or None
+
+    def __repr__(self):
+        return f"<{self.type} #{self.clock} at {self.place}>"
+
+
+class TapeRecord:
+    """What one tape did: where its block is, when it recorded, what it watched, when it was asked."""
+
+    def __init__(self, tape, place, clock, library):
+        self.tape = tape
+        self.place = place  # the `with` line (None when a library opened the tape)
+        self.library = library  # opened by a library (model.fit's train_step), not by the learner's line
+        self.entered = clock
+        self.exited = None
+        self.watched = []  # (object, names it had in the learner's frame, place, clock)
+        self.gradient_clocks = []
+        self.names_before = {}  # {id: value} the learner's frame held when the block began
+
+    def watched_ids(self):
+        return {id(item) for item, _, _, _ in self.watched}
+
+
+class Recorder:
+    """Records the operations and tape events of a block (start() ... stop()).
+
+    The log keeps its tensors alive so that ids stay unique; it is trimmed to the last two outermost
+    tape blocks, so a training loop of any length holds a bounded number of operations.
+    """
+
+    def __init__(self):
+        self.steps = []
+        self.producer = {}  # id(tensor) -> Step
+        self.consumers = {}  # id(tensor) -> [Step]
+        self.exports = {}  # id(tensor) -> (tensor, Place, how): values turned into NumPy or Python numbers
+        self.leaves = {}  # id(tensor) -> (tensor, Place, clock): tensors made from NumPy values
+        self.tapes = {}  # id(tape) -> TapeRecord of tapes still alive
+        self.all_tapes = []
+        self.open = []  # TapeRecords whose block runs now
+        self.gradients = []  # the tapes whose gradient call runs now (innermost last)
+        self.functions = {}  # a tf.function's runtime name -> its graph
+        self.clock = 0
+        self.paused = 0
+        self._outermost = []  # the step index at which each outermost tape began
+
+    # -- the operations
+    def on_op(self, op_type, inputs, attrs, outputs, op_name=None, graph=None):
+        if self.paused:
+            return None
+        try:
+            self.clock += 1
+            if isinstance(op_type, bytes):
+                op_type = op_type.decode()
+            place = None if graph is not None else _learner_place(sys._getframe(1))
+            recording = tuple(id(record.tape) for record in self.open if _is_recording(record.tape))
+            during = id(self.gradients[-1]) if self.gradients else None
+            step = Step(self.clock, op_type, list(inputs), list(outputs), graph, place, recording, during)
+            self.steps.append(step)
+            for tensor in step.outputs:
+                self.producer[id(tensor)] = step
+            for tensor in step.inputs:
+                self.consumers.setdefault(id(tensor), []).append(step)
+        except Exception:  # noqa: BLE001 (the learner's operation must run whatever the record does)
+            pass
+        return None
+
+    def exported(self, tensor, how, frame):
+        if self.paused:
+            return
+        try:
+            place = _learner_place(frame)
+            if place is not None and id(tensor) not in self.exports:
+                self.exports[id(tensor)] = (tensor, place, how)
+        except Exception:  # noqa: BLE001
+            pass
+
+    def converted(self, tensor, value, frame):
+        """A tensor made from NumPy values (tf.constant, tf.convert_to_tensor, a model called on an array)."""
+        if self.paused or not isinstance(value, (np.ndarray, np.generic)) or not tensor.dtype.is_floating:
+            return
+        try:
+            self.leaves[id(tensor)] = (tensor, _learner_place(frame), self.tick())
+        except Exception:  # noqa: BLE001
+            pass
+
+    def tick(self):
+        self.clock += 1
+        return self.clock
+
+    def trim(self):
+        """Forget what came before the previous outermost tape block (called as a new one begins)."""
+        self._outermost.append(len(self.steps))
+        if len(self._outermost) < 3:
+            return
+        cut = self._outermost[-2]
+        old, self.steps = self.steps[:cut], self.steps[cut:]
+        self._outermost = [index - cut for index in self._outermost[-2:]]
+        for step in old:
+            for tensor in step.outputs:
+                if self.producer.get(id(tensor)) is step:
+                    del self.producer[id(tensor)]
+            for tensor in step.inputs:
+                users = self.consumers.get(id(tensor))
+                if users and step in users:
+                    users.remove(step)
+                    if not users:
+                        del self.consumers[id(tensor)]
+        live = {id(t) for step in self.steps for t in step.inputs + step.outputs}
+        self.exports = {key: value for key, value in self.exports.items() if key in live}
+        self.leaves = {key: value for key, value in self.leaves.items() if key in live}
+
+    # -- start and stop
+    def start(self):
+        from tensorflow.python.framework import op_callbacks, ops
+        from tensorflow.python.eager.polymorphic_function import atomic_function
+
+        op_callbacks.add_op_callback(self.on_op)
+        self._patched = []
+        recorder = self
+
+        def exporting(name):
+            original = ops._EagerTensorBase.__dict__[name]
+
+            def method(tensor, *args, **kwargs):
+                recorder.exported(tensor, name, sys._getframe(1))
+                return original(tensor, *args, **kwargs)
+            return original, method
+        for name in ("numpy", "__array__", "__float__", "__int__", "__index__"):
+            if name in ops._EagerTensorBase.__dict__:
+                original, method = exporting(name)
+                self._patched.append((ops._EagerTensorBase, name, original))
+                setattr(ops._EagerTensorBase, name, method)
+        from tensorflow.python.framework import constant_op
+
+        convert = constant_op.convert_to_eager_tensor
+
+        def converting(value, *args, **kwargs):
+            tensor = convert(value, *args, **kwargs)
+            recorder.converted(tensor, value, sys._getframe(1))
+            return tensor
+        self._patched.append((constant_op, "convert_to_eager_tensor", convert))
+        constant_op.convert_to_eager_tensor = converting
+        call_flat = atomic_function.AtomicFunction.__dict__["call_flat"]
+
+        def calling(function, *args):
+            try:
+                recorder.functions[function.name.decode()] = function.graph
+            except Exception:  # noqa: BLE001
+                pass
+            return call_flat(function, *args)
+        self._patched.append((atomic_function.AtomicFunction, "call_flat", call_flat))
+        atomic_function.AtomicFunction.call_flat = calling
+
+    def stop(self):
+        from tensorflow.python.framework import op_callbacks
+
+        op_callbacks.remove_op_callback(self.on_op)
+        for owner, name, original in self._patched:
+            setattr(owner, name, original)
+        self._patched = []
+
+
+def _is_variable(value):
+    import tensorflow as tf
+
+    return isinstance(value, tf.Variable) or isinstance(getattr(value, "value", None), tf.Variable)
+
+
+def _raw_variable(value):
+    """The tf.Variable behind a Keras Variable (tapes list those), or the value itself."""
+    import tensorflow as tf
+
+    inner = getattr(value, "value", None)
+    return inner if isinstance(inner, tf.Variable) else value
+
+
+def _is_recording(tape):
+    return getattr(tape, "_recording", False) and getattr(tape, "_tape", None) is not None
+
+
+def _tensors_in(frame):
+    """{id: value} of the tensors, arrays and numbers a frame holds now."""
+    import tensorflow as tf
+
+    return {id(value): value for value in list(frame.f_locals.values())
+            if tf.is_tensor(value) or isinstance(value, (np.ndarray, np.generic, float))}
+
+
+def _names_of(frame, value):
+    return [name for name, bound in list(frame.f_locals.items()) if bound is value and not name.startswith("_")]
