@@ -320,7 +320,7 @@ class tape_doctor(Findings):
         filename = caller.f_code.co_filename
         # TensorFlow asks tapes itself (jacobian loops over gradient): only the learner's calls, and Keras's
         # (model.fit's train_step), are the program's own. Under tf.function the learner's come through autograph.
-        if "/tensorflow/" in filename and "__autograph_generated_file" not in filename:
+        if "/tensorflow/python/" in filename:
             return None
         record = self.recorder.tapes.get(id(tape))
         place = _learner_place(caller)
@@ -331,7 +331,11 @@ class tape_doctor(Findings):
         if target is None:  # TensorFlow raises a TypeError next; the finding says where the None came from
             self._add(Finding("the target", "no_target", "tape.gradient was asked for the gradient of None",
                               _no_target_line(caller, place)))
-        frame = caller if _learner_file(filename) else None
+        frame = caller  # the learner's frame, past the checks' own wrappers: it names the sources
+        while frame is not None and frame.f_code.co_filename in _TOOL_FILES:
+            frame = frame.f_back
+        if frame is not None and not _learner_file(frame.f_code.co_filename):
+            frame = None
         return place, record, watched_variables, frame
 
     def _after_gradient(self, tape, target, sources, result, place, record, watched_variables, frame):
@@ -353,15 +357,16 @@ class tape_doctor(Findings):
     def diagnose(self, tape, target, labelled, results=None, place=None, record=None, watched_variables=None,
                  frame=None):
         """Findings for each (label, source) whose gradient of target (results, or asked here) is None or NaN."""
-        import tensorflow as tf
-
         recorder = self.recorder
+        with _paused(recorder):
+            return self._diagnose(recorder, tape, target, labelled, results, place, record, watched_variables, frame)
+
+    def _diagnose(self, recorder, tape, target, labelled, results, place, record, watched_variables, frame):
         record = record or recorder.tapes.get(id(tape))
         if watched_variables is None:
             watched_variables = tape.watched_variables()
         if results is None:
-            with _paused(recorder):
-                results = [self._saved_gradient(tape, target, source) for _, source in labelled]
+            results = [self._saved_gradient(tape, target, source) for _, source in labelled]
         found = []
         self.asked += len(labelled)
         walk = Walk(recorder)
@@ -430,7 +435,8 @@ class tape_doctor(Findings):
         reaches = bool(walk.path(source, target))
         if not watched and not raw.trainable:
             mixed = any(_is_variable(s) and _raw_variable(s).trainable for s in sources)
-            if mixed and not reaches:
+            keras_own = isinstance(getattr(source, "path", None), str)  # a layer's moving mean, a seed state
+            if mixed and (keras_own or not reaches):
                 return Finding(label, "wrong_variables", "a non-trainable variable the target does not use: the "
                                "list has the model's non-trainable variables too (model.variables?)", here)
             return Finding(label, "not_trainable", "trainable=False, and the tape did not watch it",
@@ -476,6 +482,10 @@ class tape_doctor(Findings):
                 name = sorted(names_now & self._were_variables)[0]
                 return Finding(label, "variable_replaced", f"`{name}` was a Variable at an earlier gradient call "
                                "and is now a Tensor", _rebinding_line(None, name, here, frame) or here)
+            made_from = walk.ancestors(source)[0]
+            if any(step.type == "ReadVariableOp" for step in made_from) and _maker_place(walk, source):
+                return Finding(label, "variable_replaced", "a Tensor computed from a Variable (w = w - lr * g, or "
+                               "tf.Variable(...) * 0.01), which the tape does not watch", _maker_place(walk, source))
             first_use = self._first_use(walk, source, target)
             return Finding(label, "not_watched", "a tensor that is not a Variable, and the tape never watched it",
                            first_use or str(record.place or here))
@@ -562,6 +572,11 @@ class _paused:
     def __exit__(self, *exc):
         self.recorder.paused -= 1
         return False
+
+
+def _maker_place(walk, tensor):
+    step = walk.producer.get(id(tensor))
+    return str(step.place) if step is not None and step.place else ""
 
 
 def _first_name(frame, value):

@@ -332,12 +332,13 @@ class Walk:
                 if selects and _finite(target):
                     return Finding(label, "nan_unsafe_where", f"{step.type} gives inf or NaN in the branch "
                                    "tf.where did not pick, and 0 times inf is NaN", _where(step))
-                if step.type in _SINGULAR_OPS or any(_zero_in(t) for t in step.inputs if _has_value(t)):
-                    return Finding(label, "nan_at_zero", f"{step.type} is infinite at this input (a 0 where it is "
-                                   "singular)", _where(step))
-                if step.type in _OVERFLOW_OPS:
+                if step.type in _OVERFLOW_OPS and not (step.type == "Pow" and any(
+                        _zero_in(t) for t in step.inputs[:1] if _has_value(t))):
                     return Finding(label, "nan_overflow", f"{step.type} overflowed to inf in the forward pass",
                                    _where(step))
+                if step.type in _SINGULAR_OPS:
+                    return Finding(label, "nan_at_zero", f"{step.type} is infinite at this input (a 0 where it is "
+                                   "singular)", _where(step))
                 return Finding(label, "nan_overflow", f"{step.type} gave inf or NaN in the forward pass",
                                _where(step))
         if adjoints is not None:

@@ -174,7 +174,8 @@ class Recorder:
         if self.paused or not isinstance(value, (np.ndarray, np.generic)) or not tensor.dtype.is_floating:
             return
         try:
-            self.leaves[id(tensor)] = (tensor, _learner_place(frame), self.tick())
+            if not _program_data(value, frame):
+                self.leaves[id(tensor)] = (tensor, _learner_place(frame), self.tick())
         except Exception:  # noqa: BLE001
             pass
 
@@ -267,6 +268,21 @@ def _raw_variable(value):
 
     inner = getattr(value, "value", None)
     return inner if isinstance(inner, tf.Variable) else value
+
+
+def _program_data(array, frame):
+    """True for an array the program holds as data (a global, or an argument its caller passed: labels, a
+    batch), not one made on the way from a tensor (np.linalg.norm(t), t.numpy() ** 2)."""
+    innermost = True
+    while frame is not None:
+        if _learner_file(frame.f_code.co_filename):
+            if any(value is array for value in list(frame.f_globals.values())):
+                return True
+            if not innermost and any(value is array for value in list(frame.f_locals.values())):
+                return True
+            innermost = False
+        frame = frame.f_back
+    return False
 
 
 def _is_recording(tape):

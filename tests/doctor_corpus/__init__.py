@@ -9,6 +9,9 @@ FOLDERS = ("broken", "correct", "reported")
 MARKER = re.compile(r"\s*# <- expected.*$")
 HEADER = re.compile(r"^# (cause|depth|thread): (.+)$")
 
+# Mistakes in how a tape is used: gradient_doctor watches every source itself, so they cannot happen there.
+TAPE_USAGE = {"not_watched", "watched_too_late", "watched_other_object", "variable_replaced", "swapped"}
+
 Program = collections.namedtuple("Program", "name folder path causes depth lines code")
 
 
@@ -56,7 +59,7 @@ def run(program, workdir=None):
             pass
     results.append(Result(program, "tape_doctor", doctor.causes, _lines_named(doctor.findings), doctor.connected,
                           None, str(doctor)))
-    if callable(namespace.get("computation")):
+    if callable(namespace.get("computation")) and not program.causes & TAPE_USAGE:
         try:
             compute, sources = namespace["computation"]()
             diagnosis = gradient_doctor(compute, sources)

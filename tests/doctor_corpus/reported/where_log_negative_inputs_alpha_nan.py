@@ -1,0 +1,15 @@
+"""alpha * log(x) where x >= 0, zero elsewhere; the gradient with respect to the trainable alpha
+comes back nan."""
+# cause: nan_unsafe_where
+# depth: main
+# thread: tensorflow/tensorflow#27684
+import tensorflow as tf
+import numpy as np
+
+np.random.seed(0)
+x = tf.convert_to_tensor(np.random.randn(10).astype(np.float32))
+alpha = tf.Variable(1, name='asdf', dtype=tf.float32, trainable=True)
+with tf.GradientTape(persistent=True) as t:
+    safe_x = tf.where(x > 0, x, tf.ones_like(x))
+    s = tf.where(x >= 0, alpha * tf.math.log(x), tf.zeros_like(x))  # <- expected
+gradients = t.gradient(s, [alpha])
