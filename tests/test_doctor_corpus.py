@@ -10,9 +10,10 @@ pytest.importorskip("tensorflow")
 
 from doctor_corpus import programs, run, table, verdict  # noqa: E402
 
-CAUSE_FLOOR = 0.85  # tape_doctor, broken programs: the right cause
-LINE_FLOOR = 0.55  # tape_doctor, broken programs: the right cause and a line an expert named
-GRADIENT_DOCTOR_CAUSE_FLOOR = 0.75
+CAUSE_FLOOR = 0.95  # tape_doctor, broken programs: the right cause
+LINE_FLOOR = 0.9  # tape_doctor, broken programs: the right cause and a line an expert named
+REPORTED_CAUSE_FLOOR = 0.85  # tape_doctor, real reports (their fixed versions are held to no false alarm)
+GRADIENT_DOCTOR_CAUSE_FLOOR = 0.8
 
 
 @pytest.fixture(scope="module")
@@ -36,11 +37,9 @@ def test_the_doctor_never_crashes(results):
     assert not crashed
 
 
-def test_the_doctor_never_says_connected_on_a_broken_program_it_could_see(results):
-    """A NaN made inside a tf.function's graph has no value the doctor can read: those are the exceptions left."""
-    connected = [(r.program.name, r.doctor) for r in results if r.program.folder != "correct"
-                 and r.program.causes != {"connected"} and verdict(r)[3]]
-    assert len(connected) <= 1, connected
+def test_the_doctor_never_says_connected_on_a_broken_program(results):
+    connected = [(r.program.name, r.doctor) for r in results if r.program.causes != {"connected"} and verdict(r)[3]]
+    assert not connected
 
 
 def test_no_false_alarm_on_working_code(results):
@@ -53,5 +52,8 @@ def test_the_cause_and_the_line_on_broken_programs(results):
     row = rows[("tape_doctor", "all broken")]
     assert row["cause right"] / row["programs"] >= CAUSE_FLOOR, dict(row)
     assert row["line right"] / row["lines asked"] >= LINE_FLOOR, dict(row)
+    reported = [r for r in results if r.doctor == "tape_doctor" and r.program.folder == "reported"
+                and r.program.causes != {"connected"}]
+    assert sum(verdict(r)[0] for r in reported) / len(reported) >= REPORTED_CAUSE_FLOOR
     row = rows[("gradient_doctor", "all broken")]
     assert row["cause right"] / row["programs"] >= GRADIENT_DOCTOR_CAUSE_FLOOR, dict(row)

@@ -19,7 +19,7 @@ import traceback
 import numpy as np
 
 from .doctor_causes import CAUSES, Finding, Findings, show_causes  # noqa: F401 (the doctor's public names)
-from .doctor_graph import Walk, _finite, _has_value
+from .doctor_graph import Walk, _finite, _has_value, _valued_recorder
 from .doctor_recorder import _TOOL_FILES, Recorder, TapeRecord, _code_line, _is_variable, _learner_file
 from .doctor_recorder import _learner_place, _library_file, _names_of, _raw_variable  # noqa: F401 (checks use _library_file)
 
@@ -37,10 +37,22 @@ def _source_label(source, index):
 
 
 def _is_integer(value):
+    import tensorflow as tf
+
     dtype = getattr(value, "dtype", None)
-    if dtype is None or isinstance(dtype, str):
+    if isinstance(dtype, str):  # a Keras Variable's dtype is its name
+        try:
+            dtype = tf.as_dtype(dtype)
+        except TypeError:
+            return False
+    if dtype is None:
         return False
     return not getattr(dtype, "is_floating", True) and not getattr(dtype, "is_complex", False)
+
+
+def _dtype_text(value):
+    dtype = getattr(value, "dtype", None)
+    return dtype if isinstance(dtype, str) else getattr(dtype, "name", str(dtype))
 
 
 def _finite_gradient(gradient):
@@ -100,7 +112,7 @@ def gradient_doctor(compute, sources):
             findings.append(Finding(name, "not_watched", f"a {type(value).__name__}, not a tensor: a tape watches "
                                     "tensors and Variables only (tf.convert_to_tensor it first)", ""))
         elif _is_integer(value):
-            findings.append(Finding(name, "integer_dtype", f"its dtype is {value.dtype.name}", ""))
+            findings.append(Finding(name, "integer_dtype", f"its dtype is {_dtype_text(value)}", ""))
         elif _is_variable(value) and not _raw_variable(value).trainable:
             findings.append(Finding(name, "not_trainable", "trainable=False: a tape does not watch it by "
                                     "itself (the doctor watched it to look further)", ""))
@@ -108,6 +120,7 @@ def gradient_doctor(compute, sources):
     watchable = [(name, value) for name, (_, value) in zip(names, named) if name not in found]
     with tape_doctor(report=False) as doctor:  # also sees the tapes inside compute (a gradient penalty)
         with tf.GradientTape(persistent=True) as tape:
+            doctor.recorder.tapes[id(tape)].library = None  # the doctor's own tape
             for _, value in watchable:
                 tape.watch(_raw_variable(value) if _is_variable(value) else value)
             try:
@@ -206,6 +219,9 @@ class tape_doctor(Findings):
         self._said = set()
         self._were_variables = set()  # names that held a Variable when a gradient was asked for it
         self.recorder = Recorder()
+        self.recorder.on_call = self._check_function_call
+        self._symbolic = []  # (gradient, label, source, target, place) asked while a tf.function was traced
+        self._pruned = {}
         self._observer = None
         if self.observe:  # one tape that records the whole block: the adjoints that locate a NaN
             self._observer = tf.GradientTape(persistent=True)
@@ -299,7 +315,11 @@ class tape_doctor(Findings):
 
     def _jacobian(self, original):
         def jacobian(tape, target, sources, *args, **kwargs):
-            result = original(tape, target, sources, *args, **kwargs)
+            self.recorder.gradients.append(tape)  # its operations belong to this tape's derivative
+            try:
+                result = original(tape, target, sources, *args, **kwargs)
+            finally:
+                self.recorder.gradients.pop()
             with _never_fails(), _paused(self.recorder):
                 import tensorflow as tf
 
@@ -320,7 +340,7 @@ class tape_doctor(Findings):
         filename = caller.f_code.co_filename
         # TensorFlow asks tapes itself (jacobian loops over gradient): only the learner's calls, and Keras's
         # (model.fit's train_step), are the program's own. Under tf.function the learner's come through autograph.
-        if "/tensorflow/python/" in filename:
+        if filename.endswith(("eager/backprop.py", "eager/forwardprop.py")) or "/parallel_for/" in filename:
             return None
         record = self.recorder.tapes.get(id(tape))
         place = _learner_place(caller)
@@ -334,7 +354,8 @@ class tape_doctor(Findings):
         frame = caller  # the learner's frame, past the checks' own wrappers: it names the sources
         while frame is not None and frame.f_code.co_filename in _TOOL_FILES:
             frame = frame.f_back
-        if frame is not None and not _learner_file(frame.f_code.co_filename):
+        if frame is not None and not (_learner_file(frame.f_code.co_filename)
+                                      or "__autograph_generated_file" in frame.f_code.co_filename):
             frame = None
         return place, record, watched_variables, frame
 
@@ -345,7 +366,7 @@ class tape_doctor(Findings):
         named = [(_first_name(frame, source), source) for source in flat]
         if isinstance(sources, (list, tuple)) and not sources:
             self._add(Finding("the list of sources", "wrong_variables", "it is empty: taken before the model "
-                              "was built?", str(place or "")))
+                              "was built?", _list_taken_at(frame, sources, place) or str(place or "")))
         labelled = [(name or _source_label(source, index), source) for index, (name, source) in enumerate(named)]
         self.diagnose(tape, target, labelled, tf.nest.flatten(result), place=place, record=record,
                       watched_variables=watched_variables, frame=frame)
@@ -370,9 +391,15 @@ class tape_doctor(Findings):
         found = []
         self.asked += len(labelled)
         walk = Walk(recorder)
+        walk.program_arrays = _program_arrays(frame)
+        walk.evaluate = self._run_pruned
         sources = [source for _, source in labelled]
         for (label, source), grad in zip(labelled, results):
             finding = None
+            if grad is not None and not _has_value(getattr(grad, "values", grad)) and hasattr(target, "graph"):
+                # traced in a tf.function: its values come when the function runs (_check_function_call)
+                self._symbolic.append((getattr(grad, "values", grad), label, source, target, place))
+                continue
             try:
                 if grad is None:
                     finding = self._why_none(walk, record, tape, target, source, label, watched_variables, sources,
@@ -388,8 +415,52 @@ class tape_doctor(Findings):
                                   str(place or ""))
             if finding is not None:
                 found.append(finding)
-                self._add(finding)
+        if any(finding.cause == "inner_gradient_outside" for finding in found):
+            # the outer block closed too early: what else ran after it is the same mistake
+            found = [Finding(f.source, "inner_gradient_outside", f.detail + " (the computation after the inner "
+                             "gradient ran after the block too)", f.where) if f.cause == "outside_tape" else f
+                     for f in found]
+        for finding in found:
+            self._add(finding)
         return found
+
+    def _check_function_call(self, graph, arguments):
+        """Before a tf.function runs: the gradients its trace asked for, computed from the same arguments;
+        a NaN among them is located in the graph's values like an eager one."""
+        names = {op.name for op in graph.get_operations()}
+        asked = [entry for entry in self._symbolic if entry[0].op.name in names and entry[3].op.name in names]
+        if not asked:
+            return
+        count = len(graph.inputs) - len(graph.captures)
+        grads = [graph.get_tensor_by_name(entry[0].name) for entry in asked]
+        values = self._run_pruned(graph, grads, arguments[:count])
+        bad = [entry for entry, value in zip(asked, values) if not _finite_gradient(value)]
+        if not bad:
+            return
+        tensors = [t for op in graph.get_operations() for t in op.outputs if t.dtype.is_floating]
+        computed = dict(zip([id(t) for t in tensors], self._run_pruned(graph, tensors, arguments[:count])))
+        walk = Walk(_valued_recorder(graph, computed, arguments[:count]))
+        walk.evaluate = self._run_pruned
+        for gradient, label, source, target, place in bad:
+            inner_target = graph.get_tensor_by_name(target.name)
+            value_of_target = computed.get(id(inner_target))
+            finding = walk.why_nan(label, _inside(graph, source, walk.recorder._graph_values), value_of_target) \
+                if value_of_target is not None else None
+            self._add(finding or Finding(label, "nan_at_zero", "the gradient the tf.function computed has NaN or "
+                                         "inf entries", str(place or "")))
+        for entry in bad:
+            self._symbolic.remove(entry)  # said once
+
+    def _run_pruned(self, graph, fetches, arguments):
+        from tensorflow.python.eager import wrap_function
+
+        key = (id(graph), tuple(id(t) for t in fetches))
+        if key not in self._pruned:
+            count = len(arguments)
+            wrapped = wrap_function.WrappedFunction(graph, variable_holder=wrap_function.VariableHolder(
+                share_variables=True))
+            self._pruned[key] = wrapped.prune(feeds=list(graph.inputs[:count]), fetches=list(fetches))
+        return self._pruned[key](*arguments)
 
     def _saved_gradient(self, tape, target, source):
         return dict(self._saved)["gradient"](tape, target, _raw_variable(source) if _is_variable(source) else source)
@@ -415,18 +486,18 @@ class tape_doctor(Findings):
         if target is None:
             return None  # said before the call
         if _is_integer(target):
-            return Finding("the target", "integer_dtype", f"the target's dtype is {target.dtype.name}",
+            return Finding("the target", "integer_dtype", f"the target's dtype is {_dtype_text(target)}",
                            self._made_at(walk, target) or here)
         if not (tf.is_tensor(source) or _is_variable(source)):
             return Finding(label, "not_watched", f"a {type(source).__name__}, not a tensor: a tape watches "
                            "tensors and Variables only (tf.convert_to_tensor it first)", here)
         if _is_integer(source):
-            return Finding(label, "integer_dtype", f"its dtype is {source.dtype.name}",
+            return Finding(label, "integer_dtype", f"its dtype is {_dtype_text(source)}",
                            self._made_at(walk, source) or self._watched_at(record, source) or here)
         if _is_variable(source):
             return self._why_none_variable(walk, record, tape, target, source, label, watched_variables, sources,
                                            here, frame)
-        return self._why_none_tensor(walk, record, target, source, label, watched_variables, here, frame)
+        return self._why_none_tensor(walk, record, target, source, label, watched_variables, here, frame, place)
 
     def _why_none_variable(self, walk, record, tape, target, source, label, watched_variables, sources, here,
                            frame):
@@ -444,8 +515,9 @@ class tape_doctor(Findings):
         if not watched and not tape._watch_accessed_variables:
             return Finding(label, "not_watched", "the tape has watch_accessed_variables=False, and it was not "
                            "watched", str(record.place or here) if record else here)
-        unasked = self._unasked(walk, record, target, sources, watched_variables)
-        finding = walk.why_none(label, source, target, record, unasked)
+        # gradient_doctor's own tape watches what compute reads; its sources are chosen to be looked at, not trained
+        unasked = [] if record.library is None else self._unasked(walk, record, target, sources, watched_variables)
+        finding = walk.why_none(label, source, target, record, unasked, here)
         if finding is not None:
             return finding
         return Finding(label, "not_differentiable", "no gradient flows back along the recorded operations", here)
@@ -461,7 +533,7 @@ class tape_doctor(Findings):
                 names.append(_source_label(variable, 0))
         return names
 
-    def _why_none_tensor(self, walk, record, target, source, label, watched_variables, here, frame):
+    def _why_none_tensor(self, walk, record, target, source, label, watched_variables, here, frame, place=None):
         _, from_target = walk.descendants(walk.start_ids(target))
         if id(source) in from_target:
             return Finding(label, "swapped", "this source was computed from the target", here)
@@ -481,14 +553,23 @@ class tape_doctor(Findings):
             if names_now & self._were_variables:
                 name = sorted(names_now & self._were_variables)[0]
                 return Finding(label, "variable_replaced", f"`{name}` was a Variable at an earlier gradient call "
-                               "and is now a Tensor", _rebinding_line(None, name, here, frame) or here)
-            made_from = walk.ancestors(source)[0]
-            if any(step.type == "ReadVariableOp" for step in made_from) and _maker_place(walk, source):
+                               "and is now a Tensor", _rebinding_line(place, name, here) or here)
+            maker = walk.producer.get(id(source))
+            reads = [walk.producer.get(id(t)) for t in maker.inputs] if maker is not None else []
+            handles = [read.inputs[0] for read in reads if getattr(read, "type", "") == "ReadVariableOp"]
+            # a Variable the program no longer holds by any name: `W = tf.Variable(...) * 0.01`, `w = w - lr * g`
+            read_right_before = bool(handles) and not any(_variable_named(frame, handle) for handle in handles)
+            if read_right_before and _maker_place(walk, source):
                 return Finding(label, "variable_replaced", "a Tensor computed from a Variable (w = w - lr * g, or "
                                "tf.Variable(...) * 0.01), which the tape does not watch", _maker_place(walk, source))
             first_use = self._first_use(walk, source, target)
-            return Finding(label, "not_watched", "a tensor that is not a Variable, and the tape never watched it",
-                           first_use or str(record.place or here))
+            made = _held_by_an_object(frame, source) and self._made_at(walk, source)
+            if made:  # self.w = tf.random.normal(...): a weight made as a plain tensor
+                return Finding(label, "not_watched", "a weight made as a plain tensor, which no tape watches by "
+                               "itself (make it with add_weight or tf.Variable)", made)
+            detail = "a tensor that is not a Variable, and the tape never watched it" + (
+                f" (first used at {first_use})" if first_use else "")
+            return Finding(label, "not_watched", detail, str(record.place or first_use or here))
         watch_clocks = [clock for item, _, _, clock in record.watched if item is source]
         if watch_clocks:
             up, _ = walk.ancestors(target)
@@ -499,11 +580,15 @@ class tape_doctor(Findings):
                                str(early[0].place or ""))
         down, _ = walk.descendants(walk.start_ids(source))
         if not down:
+            whole = self._fed_the_whole(walk, source, target)
+            if whole:
+                return Finding(label, "watched_other_object", "the tape watched a part or a copy of a tensor, but the "
+                               "computation was fed the tensor it came from", whole)
             twin = self._twin(walk, source, target, record)
             if twin is not None:
                 return Finding(label, "watched_other_object", "the target was computed from another object with "
                                "the same values as this watched one (the NumPy array, or a copy)", twin)
-        finding = walk.why_none(label, source, target, record, [])
+        finding = walk.why_none(label, source, target, record, [], here)
         if finding is not None:
             return finding
         return Finding(label, "not_differentiable", "no gradient flows back along the recorded operations", here)
@@ -515,11 +600,22 @@ class tape_doctor(Findings):
         up, _ = walk.ancestors(target)
         for step in sorted(up, key=lambda s: s.clock):
             for tensor in step.inputs:
-                if tensor is source or id(tensor) in walk.producer or not _has_value(tensor):
+                made = self.recorder.made.get(id(tensor))
+                if tensor is source or not (made and made[2]):  # only tensors made from NumPy arrays
                     continue
                 if _same_values(tensor, source):
                     return str(step.place or "")
         return None
+
+    def _fed_the_whole(self, walk, source, target):
+        """Where the target's computation used the tensor the watched source was sliced or copied from."""
+        maker = walk.producer.get(id(source))
+        if maker is None:
+            return ""
+        origins = {id(t) for t in maker.inputs if getattr(t, "dtype", None) is not None and t.dtype.is_floating}
+        up, _ = walk.ancestors(target)
+        uses = sorted((step for step in up if any(id(t) in origins for t in step.inputs)), key=lambda s: s.clock)
+        return str(uses[0].place) if uses and uses[0].place else ""
 
     def _first_use(self, walk, source, target):
         up, _ = walk.ancestors(target)
@@ -528,7 +624,10 @@ class tape_doctor(Findings):
 
     def _made_at(self, walk, tensor):
         step = walk.producer.get(id(tensor))
-        return str(step.place) if step is not None and step.place else ""
+        if step is not None and step.place:
+            return str(step.place)
+        made = self.recorder.made.get(id(tensor))
+        return str(made[1]) if made and made[1] else ""
 
     def _watched_at(self, record, source):
         for item, _, place, _ in (record.watched if record else ()):
@@ -574,6 +673,41 @@ class _paused:
         return False
 
 
+def _inside(graph, source, values):
+    """What stands for a source in one run of a graph: a Variable itself (its reads start from its handle),
+    or the value its placeholder was fed."""
+    if _is_variable(source):
+        return source
+    try:
+        return values.get(id(graph.get_tensor_by_name(source.name)), source)
+    except (KeyError, ValueError, AttributeError):
+        return source
+
+
+def _variable_named(frame, handle):
+    """True when a learner's frame (or an object it holds) keeps the Variable whose handle this is."""
+    while frame is not None:
+        if _learner_file(frame.f_code.co_filename):
+            for value in list(frame.f_locals.values()) + list(frame.f_globals.values()):
+                for item in [value] + (list(vars(value).values()) if hasattr(value, "__dict__")
+                                       and not isinstance(value, type) else []):
+                    if _is_variable(item) and _raw_variable(item).handle is handle:
+                        return True
+        frame = frame.f_back
+    return False
+
+
+def _held_by_an_object(frame, value):
+    """True when an object the learner's frame holds (self, a layer) keeps the value as an attribute."""
+    if frame is None:
+        return False
+    for owner in list(frame.f_locals.values()) + list(frame.f_globals.values()):
+        if hasattr(owner, "__dict__") and not isinstance(owner, type) and any(
+                item is value for item in list(vars(owner).values())):
+            return True
+    return False
+
+
 def _maker_place(walk, tensor):
     step = walk.producer.get(id(tensor))
     return str(step.place) if step is not None and step.place else ""
@@ -594,16 +728,15 @@ def _same_values(a, b):
         return False
 
 
-def _rebinding_line(watch_place, name, fallback, frame=None):
-    """The line after the watch (or in the frame's code) that binds `name` again: `name = ...`."""
-    filename = watch_place[0] if watch_place else (frame.f_code.co_filename if frame is not None else None)
-    start = watch_place[1] + 1 if watch_place else (frame.f_code.co_firstlineno if frame is not None else 1)
-    if filename is None:
+def _rebinding_line(after, name, fallback):
+    """The first line after a place (a watch, a gradient call), then from the top, that binds `name` anew."""
+    if not after:
         return ""
+    filename, start = after[0], after[1] + 1
     pattern = re.compile(rf"^\s*(?:[\w, ]*,\s*)?{re.escape(name)}\s*(?:,[\w, ]*)?=[^=]")
     lines = linecache.getlines(filename)
-    for number in range(start, len(lines) + 1):
-        if pattern.match(lines[number - 1]):
+    for number in list(range(start, len(lines) + 1)) + list(range(1, start)):
+        if pattern.match(lines[number - 1]) and "Variable(" not in lines[number - 1]:
             return _code_line(filename, number)
     return ""
 
@@ -626,7 +759,69 @@ def _definition_line(frame, variable):
 
 
 def _no_target_line(caller, place):
-    return str(place or "")
+    """The last line of the learner's function whose result, None, became the target (a missing `return`)."""
+    if place is None:
+        return ""
+    frame = caller
+    while frame is not None and not _learner_file(frame.f_code.co_filename):
+        frame = frame.f_back
+    text = linecache.getline(place[0], place[1])
+    match = re.search(r"gradient\(\s*([A-Za-z_][\w.]*)", text)
+    if frame is None or match is None:
+        return str(place)
+    name = match.group(1)
+    lines = linecache.getlines(place[0])
+    for number in range(place[1] - 1, 0, -1):  # `loss = compute_loss(...)`, above the gradient call
+        assigned = re.match(rf"\s*{re.escape(name)}\s*=\s*([A-Za-z_][\w.]*)\s*\(", lines[number - 1])
+        if assigned:
+            function = _resolve(frame, assigned.group(1))
+            try:
+                source, first = inspect.getsourcelines(function)
+                filename = inspect.getsourcefile(function)
+            except (OSError, TypeError):
+                return _code_line(place[0], number)
+            body = [first + offset for offset, line in enumerate(source) if line.strip()
+                    and not line.strip().startswith("#")]
+            return _code_line(filename, body[-1]) if body else _code_line(place[0], number)
+    return str(place)
+
+
+def _resolve(frame, dotted):
+    """The object a dotted name (self.compute_loss, losses.mse) stands for in a frame, or None."""
+    parts = dotted.split(".")
+    scope = {**frame.f_globals, **frame.f_locals}
+    value = scope.get(parts[0], getattr(__builtins__, parts[0], None) if not isinstance(__builtins__, dict) else None)
+    for part in parts[1:]:
+        value = getattr(value, part, None)
+    return value
+
+
+def _list_taken_at(frame, sources, place):
+    """The line that bound the empty list of sources (`self.params = model.trainable_variables`)."""
+    if frame is None or place is None:
+        return ""
+    names = _names_of(frame, sources)
+    for owner in list(frame.f_locals.values()):
+        for attribute, value in list(getattr(owner, "__dict__", {}).items()):
+            if value is sources:
+                names.append(attribute)
+    for name in names:
+        for number, line in enumerate(linecache.getlines(place[0]), start=1):
+            if re.match(rf"\s*(self\.)?{re.escape(name)}\s*=[^=]", line):
+                return _code_line(place[0], number)
+    return ""
+
+
+def _program_arrays(frame):
+    """The NumPy arrays the learner's program holds (its data: a batch, labels), as far as its frames show."""
+    arrays = []
+    while frame is not None:
+        if _learner_file(frame.f_code.co_filename):
+            for value in list(frame.f_globals.values()) + list(frame.f_locals.values()):
+                if isinstance(value, np.ndarray) and value.dtype.kind == "f":
+                    arrays.append(value)
+        frame = frame.f_back
+    return arrays
 
 
 def _forget_between_cells():

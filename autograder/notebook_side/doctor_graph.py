@@ -4,7 +4,7 @@ import sys
 import numpy as np
 
 from .doctor_causes import Finding
-from .doctor_recorder import _TOOL_FILES, _is_variable, _raw_variable
+from .doctor_recorder import _TOOL_FILES, Recorder, Step, _is_variable, _op_place, _raw_variable
 
 _TOOL_FILES.add(sys._getframe().f_code.co_filename)
 
@@ -164,28 +164,58 @@ class Walk:
         return sorted(down & up, key=lambda step: step.clock)
 
     # -- why a None
-    def why_none(self, label, source, target, record, unasked):
+    def why_none(self, label, source, target, record, unasked, asked_at=""):
         """The cause of a None gradient from the recorded computation, or None when it cannot say.
 
         record: the asked tape's TapeRecord; unasked: trainable variables the tape watched that reach
-        the target but were not asked for (the model the loss really trains).
+        the target but were not asked for (the model the loss really trains); asked_at: the gradient call.
         """
+        self.asked_at = asked_at
         starts = self.start_ids(source)
         down, reached = self.descendants(starts)
         up, ancestors = self.ancestors(target)
         path = sorted(down & up, key=lambda step: step.clock)
         tape = id(record.tape)
         if path:
-            return self._break_on_path(label, path, starts, ancestors, tape, record, unasked)
+            found = self._break_on_path(label, path, starts, ancestors, tape, record, unasked)
+            if found is None and any(step.during not in (None, tape) for step in path):
+                return Finding(label, "none_is_correct", "the target depends on it only through a gradient or a "
+                               "Jacobian, in which it does not appear (an output bias in an input gradient)", "")
+            return found
         return self._no_path(label, source, down, reached, up, ancestors, unasked)
 
-    def _break_on_path(self, label, path, starts, ancestors, tape, record, unasked):
-        on_path = {id(t) for step in path for t in step.outputs} | starts
+    def _float_path(self, path, starts):
+        """The steps of the path a gradient could flow along: float values from the source on (an index made
+        by tf.argmax from the source, say, is on the path but carries no gradient)."""
+        carried = set(starts)
+        steps = []
         for step in path:
-            inputs = [t for t in step.inputs if id(t) in on_path]
-            if not inputs and step.graph is None and not self.functions.get(step.type):
+            if any(id(t) in carried for t in step.inputs) and any(_floating(t) for t in step.outputs):
+                through = [t for t in step.inputs if id(t) in carried]
+                if any(_floating(t) or _dtype_name(t) == "resource" for t in through) or self.functions.get(step.type):
+                    steps.append(step)
+                    carried |= {id(t) for t in step.outputs if _floating(t)}
+        if not steps or steps[-1] is not path[-1]:
+            return steps, carried
+        kept, needed = [], set()
+        for step in reversed(steps):  # only the steps whose float values go on towards the target
+            if step is path[-1] or any(id(t) in needed for t in step.outputs):
+                kept.append(step)
+                needed |= {id(t) for t in step.inputs if _floating(t) or _dtype_name(t) == "resource"}
+        return kept[::-1], carried
+
+    def _break_on_path(self, label, path, starts, ancestors, tape, record, unasked):
+        float_path, carried = self._float_path(path, starts)
+        if path[-1] not in float_path:
+            # every way to the target goes through integers or booleans: the first step that leaves floats
+            for step in path:
+                if any(id(t) in carried for t in step.inputs) and not any(
+                        _floating(t) for t in step.outputs if id(t) in ancestors):
+                    return self._classify_stop(label, step, integer=True, unasked=unasked)
+        for step in float_path:
+            if step.type == "Placeholder":
                 continue
-            if tape not in step.recording and step.type not in ("Placeholder",):
+            if tape not in step.recording:
                 inner = self._inner_gradient_after(step, record)
                 if inner:
                     return Finding(label, "inner_gradient_outside", "the target was computed from a gradient "
@@ -195,13 +225,46 @@ class Walk:
                 when = "before the `with` block began" if step.clock < record.entered else (
                     "after the `with` block had closed" if record.exited and step.clock > record.exited
                     else "while the tape was not recording")
-                return Finding(label, "outside_tape", f"{step.type} ran {when}", _where(step))
-            if not any(_floating(t) for t in step.outputs if id(t) in ancestors):
-                return self._classify_stop(label, step, integer=True, unasked=unasked)
+                return Finding(label, "outside_tape", f"{step.type} ran {when}", _where(step, record.function))
             if not _has_gradient(step, self.functions):
                 return self._classify_stop(label, step, integer=False, unasked=unasked)
             if step.type in ("StopGradient", "PreventGradient"):
                 return self._classify_stop(label, step, integer=False, unasked=unasked)
+        for step in float_path:  # a tf.function called on the way: where the path breaks inside its graph
+            graph = self.functions.get(step.type)
+            if graph is not None:
+                found = self._inside_function(label, step, graph, carried, ancestors, record, unasked)
+                if found is not None:
+                    return found
+        for step in path:  # a float way exists, but it breaks where a value becomes an integer
+            if any(id(t) in carried for t in step.inputs) and not any(_floating(t) for t in step.outputs) and any(
+                    id(t) in ancestors for t in step.outputs):
+                return self._classify_stop(label, step, integer=True, unasked=unasked)
+        return None
+
+    def _inside_function(self, label, call, graph, carried, ancestors, record, unasked):
+        """Walk a traced tf.function's graph from the call's inputs that carry the source to its outputs that
+        reach the target (by position: graph.inputs are the arguments, then the captures)."""
+        inner = Recorder()
+        for op in sorted(graph.get_operations(), key=lambda op: op._id):
+            step = Step(op._id, op.type, list(op.inputs), list(op.outputs), graph, None, (id(record.tape),), None)
+            inner.steps.append(step)
+            for tensor in step.outputs:
+                inner.producer[id(tensor)] = step
+            for tensor in step.inputs:
+                inner.consumers.setdefault(id(tensor), []).append(step)
+        inner.functions = self.functions
+        walk = Walk(inner)
+        starts = {id(inside) for outside, inside in zip(call.inputs, graph.inputs) if id(outside) in carried}
+        ends = [inside for outside, inside in zip(call.outputs, graph.outputs) if id(outside) in ancestors]
+        for end in ends:
+            down, _ = walk.descendants(starts)
+            up, inner_ancestors = walk.ancestors(end)
+            path = sorted(down & up, key=lambda step: step.clock)
+            if path:
+                found = walk._break_on_path(label, path, starts, inner_ancestors, id(record.tape), record, unasked)
+                if found is not None:
+                    return found
         return None
 
     def _inner_gradient_after(self, step, record):
@@ -209,8 +272,8 @@ class Walk:
         if step.during is None or record.exited is None or step.clock < record.exited:
             return None
         inner = self.recorder.tapes.get(step.during)
-        if inner is not None and record.entered < inner.entered < record.exited:
-            return step
+        if inner is record or inner is not None and record.entered < inner.entered < record.exited:
+            return step  # a tape opened in the block (or the tape itself, persistent) asked after it closed
         return None
 
     def _joins_as_fixed_value(self, path, outside, tape):
@@ -228,7 +291,7 @@ class Walk:
     def _another_models(self, label, unasked, step):
         names = ", ".join(unasked[:3]) + (", ..." if len(unasked) > 3 else "")
         return Finding(label, "unused", f"the loss uses this part only as a fixed value; it trains {names}, "
-                       "which the gradient call does not ask for", _where(step))
+                       "which the gradient call does not ask for", getattr(self, "asked_at", "") or _where(step))
 
     def _classify_stop(self, label, step, integer, unasked):
         place = _where(step)
@@ -271,6 +334,7 @@ class Walk:
             place, how = min(exports, key=lambda item: item[0][1] if item[0] else 0)
             return Finding(label, "left_tensorflow", f"{_how(how)} turned a tensor that depends on it into "
                            "NumPy or Python values", str(place))
+        self._up_steps = up
         made_from_numpy = self._made_from_numpy(ordered, ancestors)
         if made_from_numpy:
             return Finding(label, "left_tensorflow", "the target was computed from NumPy values made after its "
@@ -279,7 +343,7 @@ class Walk:
             detail = "the computation never reads it" if _is_variable(source) else "the computation never uses it"
             if unasked:
                 return self._another_models(label, unasked, None)
-            return Finding(label, "unused", detail, "")
+            return Finding(label, "unused", detail, getattr(self, "asked_at", ""))
         for step in ordered:
             if step.type in _LEFT_TENSORFLOW_OPS:
                 return Finding(label, "left_tensorflow", f"{step.type} runs Python code the tape cannot follow",
@@ -287,16 +351,20 @@ class Walk:
         for step in ordered:
             calls = set(getattr(step.place, "calls", ()) or ())
             if any(word in step.type for word in _STATEFUL_WORDS) or calls & _METRIC_CALLS:
-                if self._state_reaches(step, up):
-                    return Finding(label, "stateful", f"its value goes into {step.type}, which keeps state and has "
-                                   "no gradient; the target reads that state back", _where(step))
+                back = self._state_reaches(step, up)
+                if back:
+                    return Finding(label, "stateful", f"its value goes into {step.type} at {step.place} (state, "
+                                   "with no gradient); the target reads that state back here", _where(back))
         for step in ordered:
             if any(word in step.type for word in _STATEFUL_WORDS):
                 return Finding(label, "stateful", f"its value goes into {step.type}, which keeps state and has no "
                                "gradient", _where(step))
-        if unasked:
-            return self._another_models(label, unasked, None)
-        return Finding(label, "unused", "the computation reads it, but nothing it feeds reaches the target", "")
+        last = max(ordered, key=lambda step: step.clock)
+        after = sorted((step for step in up if step.clock > last.clock and step.place is not None),
+                       key=lambda step: step.clock)
+        where = str(after[0].place) if after else ""
+        return Finding(label, "unused", f"the computation reads it (last at {last.place}), but nothing it feeds "
+                       "reaches the target: the target's computation goes on without it here", where)
 
     def _made_from_numpy(self, ordered, ancestors):
         """Where the target's computation took in a tensor made from NumPy values after the source was used."""
@@ -305,14 +373,34 @@ class Walk:
         first = ordered[0].clock
         made = [(clock, place) for key, (tensor, place, clock) in self.recorder.leaves.items()
                 if key in ancestors and clock > first and place is not None]
+        # TensorFlow converts an array handed straight to an operation (tf.maximum(array, 0.0)) in C++:
+        # an input no step made, an array of floats that is not the program's data
+        data = getattr(self, "program_arrays", ())
+        for step in self.recorder.steps:
+            if step.clock <= first or step not in self._up_steps or step.place is None:
+                continue
+            for tensor in step.inputs:
+                key = id(tensor)
+                if (key in self.producer or key in self.recorder.made or not _has_value(tensor)
+                        or not _floating(tensor) or tensor.shape.num_elements() in (None, 0, 1)):
+                    continue
+                value = tensor.numpy()
+                if not any(getattr(array, "shape", None) == value.shape and np.array_equal(array, value)
+                           for array in data):
+                    made.append((step.clock, step.place))
         return str(min(made, key=lambda item: item[0])[1]) if made else ""
 
     def _state_reaches(self, step, up):
-        """True when the state an operation wrote (a Variable, a dataset) is read back on the way to the target."""
-        handles = {id(t) for t in step.inputs if getattr(t, "dtype", None) is not None and t.dtype.name in
-                   ("resource", "variant")}
-        return any(any(id(t) in handles for t in other.inputs) for other in up) or any(
-            other.type in ("IteratorGetNext", "ReadVariableOp") and other.clock > step.clock for other in up)
+        """The first step on the way to the target that reads back the state an operation wrote, or None."""
+        handles = {id(t) for t in step.inputs if _dtype_name(t) in ("resource", "variant")}
+        later = sorted((other for other in up if other.clock > step.clock), key=lambda other: other.clock)
+        for other in later:
+            if any(id(t) in handles for t in other.inputs):
+                return other
+        for other in later:
+            if other.type in ("IteratorGetNext", "ReadVariableOp"):
+                return other
+        return None
 
     # -- why a NaN
     def why_nan(self, label, source, target, adjoints=None):
@@ -327,6 +415,14 @@ class Walk:
         for step in valued:
             outputs_bad = any(not _finite(t) for t in step.outputs)
             inputs_fine = all(_finite(t) for t in step.inputs if _has_value(t))
+            if outputs_bad and not inputs_fine:  # the inf came in from off the path (r ** -1 of a constant r)
+                origin = self._origin_of_bad([t for t in step.inputs if id(t) not in on_path and not _finite(t)])
+                if origin is not None:
+                    step, inputs_fine = origin, True
+            if outputs_bad and inputs_fine and self.functions.get(step.type) is not None:
+                inside = self._bad_inside_function(label, step, target)
+                if inside is not None:
+                    return inside
             if outputs_bad and inputs_fine:
                 selects = [other for other in path if other.type in _SELECT_OPS and other.clock > step.clock]
                 if selects and _finite(target):
@@ -362,11 +458,66 @@ class Walk:
                 return self._infinite_derivative(label, step, path)
         return None
 
+    def _bad_inside_function(self, label, call, target):
+        """A tf.function's call gave inf or NaN: run its graph on the same inputs (the doctor's own run) and
+        find the operation inside where it first appears."""
+        inner = self._valued_inside(call)
+        if inner is None:
+            return None
+        for step in inner.recorder.steps:
+            values = [t for t in step.outputs if _has_value(t)]
+            if values and any(not _finite(t) for t in values) and all(
+                    _finite(t) for t in step.inputs if _has_value(t)):
+                later = [other for other in inner.recorder.steps if other.type in _SELECT_OPS
+                         and other.clock > step.clock]
+                if later and _finite(target):
+                    return Finding(label, "nan_unsafe_where", f"{step.type} gives inf or NaN in the branch tf.where "
+                                   "did not pick, and 0 times inf is NaN", _where(step))
+                if step.type in _SINGULAR_OPS and not step.type == "Pow":
+                    return Finding(label, "nan_at_zero", f"{step.type} is infinite at this input", _where(step))
+                return Finding(label, "nan_overflow", f"{step.type} overflowed to inf in the forward pass",
+                               _where(step))
+        return None
+
+    def _valued_inside(self, call):
+        """The graph of a tf.function's call as a walk whose steps hold the values of a run on the same inputs."""
+        evaluate = getattr(self, "evaluate", None)
+        graph = self.functions.get(call.type)
+        if evaluate is None or graph is None:
+            return None
+        count = len(graph.inputs) - len(graph.captures)
+        tensors = [t for op in graph.get_operations() for t in op.outputs if t.dtype.is_floating]
+        computed = dict(zip([id(t) for t in tensors], evaluate(graph, tensors, call.inputs[:count])))
+        inner = Walk(_valued_recorder(graph, computed, call.inputs[:count]))
+        inner.functions, inner.evaluate = self.functions, evaluate
+        return inner
+
+    def _origin_of_bad(self, tensors):
+        """The step where a non-finite value first appeared, following its producers back."""
+        seen = set()
+        while tensors:
+            tensor = tensors.pop(0)
+            step = self.producer.get(id(tensor))
+            if step is None or step in seen:
+                continue
+            seen.add(step)
+            bad_inputs = [t for t in step.inputs if _has_value(t) and not _finite(t)]
+            if not bad_inputs:
+                return step
+            tensors += bad_inputs
+        return None
+
     def _start_tensors(self, source, path):
         starts = self.start_ids(source)
         return [t for step in path for t in step.inputs if id(t) in starts and _has_value(t)]
 
     def _infinite_derivative(self, label, step, path):
+        if self.functions.get(step.type) is not None:  # inside a tf.function: its first singular operation at a 0
+            inner = self._valued_inside(step)
+            if inner is not None:
+                for other in inner.recorder.steps:
+                    if other.type in _SINGULAR_OPS and any(_zero_in(t) for t in other.inputs if _has_value(t)):
+                        return inner._infinite_derivative(label, other, inner.recorder.steps)
         selects = [other for other in path if other.type in _SELECT_OPS and other.clock > step.clock]
         if selects:
             return Finding(label, "nan_unsafe_where", f"the derivative of {step.type} is infinite in the branch "
@@ -380,6 +531,27 @@ def _dtype_name(tensor):
     return getattr(dtype, "name", "")
 
 
+def _valued_recorder(graph, computed, arguments):
+    """A recorder whose steps are a graph's operations with the values one run of it gave (the doctor's own run)."""
+    recorder = Recorder()
+    values = dict(computed)
+    for placeholder, argument in zip(graph.inputs, arguments):
+        values[id(placeholder)] = argument
+    for external, internal in graph.captures:  # a Variable's handle: its reads start from the real one
+        values[id(internal)] = external
+    for op in sorted(graph.get_operations(), key=lambda op: op._id):
+        inputs = [values.get(id(t), t) for t in op.inputs]
+        outputs = [values.get(id(t), t) for t in op.outputs]
+        step = Step(op._id, op.type, inputs, outputs, None, _op_place(op) or False, (), None)
+        recorder.steps.append(step)
+        for tensor in outputs:
+            recorder.producer[id(tensor)] = step
+        for tensor in inputs:
+            recorder.consumers.setdefault(id(tensor), []).append(step)
+    recorder._graph_values = values
+    return recorder
+
+
 def _zero_in(tensor):
     if not _floating(tensor) and _dtype_name(tensor) not in ("int32", "int64"):
         return False
@@ -389,10 +561,13 @@ def _zero_in(tensor):
         return False
 
 
-def _where(step):
+def _where(step, function=None):
+    """The step's line; seen from a tape's block (`function`), the line there that led to it."""
     if step is None:
         return ""
     place = step.place
+    if place is not None and function is not None:
+        place = place.nearest(function)
     suffix = f" (operation {step.type})"
     return f"{place}{suffix}" if place else f"operation {step.type}"
 

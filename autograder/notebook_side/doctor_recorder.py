@@ -33,15 +33,24 @@ def _code_line(filename, lineno):
 
 
 class Place(tuple):
-    """Where the learner's code did something: (filename, line number), and the library calls below it."""
+    """Where the learner's code did something: (filename, line number), the library calls below that line,
+    and the learner's lines further out (`outer`: (filename, line, function), innermost first)."""
 
-    def __new__(cls, filename, lineno, calls=()):
+    def __new__(cls, filename, lineno, calls=(), outer=()):
         place = super().__new__(cls, (filename, lineno))
         place.calls = calls  # names of the library functions between that line and the operation
+        place.outer = outer or ((filename, lineno, ""),)
         return place
 
     def __str__(self):
         return _code_line(*self)
+
+    def nearest(self, function):
+        """The learner's line in `function` ((filename, name)) on the way to this one: a call seen from a tape's block."""
+        for filename, lineno, name in self.outer:
+            if (filename, name) == function:
+                return Place(filename, lineno, self.calls, self.outer)
+        return self
 
 
 def _learner_place(frame):
@@ -55,7 +64,12 @@ def _learner_place(frame):
         if _AUTOGRAPH in filename:
             return _mapped_place(calls)
         if filename not in _TOOL_FILES and not _library_file(filename):
-            return Place(filename, frame.f_lineno, tuple(calls))
+            outer, further = [], frame
+            while further is not None and len(outer) < 12:
+                if _learner_file(further.f_code.co_filename):
+                    outer.append((further.f_code.co_filename, further.f_lineno, further.f_code.co_name))
+                further = further.f_back
+            return Place(filename, frame.f_lineno, tuple(calls), tuple(outer))
         calls.append(frame.f_code.co_name)
         frame = frame.f_back
     return None
@@ -64,20 +78,23 @@ def _learner_place(frame):
 def _mapped_place(calls):
     from tensorflow.python.util import tf_stack
 
-    for summary in reversed(tf_stack.extract_stack()):
+    return _place_from_summaries(tf_stack.extract_stack(), calls)
+
+
+def _place_from_summaries(summaries, calls=()):
+    """The place from a traceback's frame summaries (outermost first), as tf_stack and op.traceback give them."""
+    calls = list(calls)
+    outer = [(s.filename, s.lineno, s.name) for s in reversed(summaries) if _learner_file(s.filename)]
+    for summary in reversed(summaries):
         if _learner_file(summary.filename):
-            return Place(summary.filename, summary.lineno, tuple(calls))
+            return Place(summary.filename, summary.lineno, tuple(calls), tuple(outer))
+        calls.append(summary.name)
     return None
 
 
 def _op_place(op):
     """Where the learner's code added a graph operation (its traceback is mapped through autograph)."""
-    calls = []
-    for summary in reversed(op.traceback or []):
-        if _learner_file(summary.filename):
-            return Place(summary.filename, summary.lineno, tuple(calls))
-        calls.append(summary.name)
-    return None
+    return _place_from_summaries(list(op.traceback or []))
 
 
 class Step:
@@ -110,7 +127,7 @@ class TapeRecord:
         self.exited = None
         self.watched = []  # (object, names it had in the learner's frame, place, clock)
         self.gradient_clocks = []
-        self.names_before = {}  # {id: value} the learner's frame held when the block began
+        self.function = (place.outer[0][0], place.outer[0][2]) if place is not None else None  # the block's
 
     def watched_ids(self):
         return {id(item) for item, _, _, _ in self.watched}
@@ -129,11 +146,13 @@ class Recorder:
         self.consumers = {}  # id(tensor) -> [Step]
         self.exports = {}  # id(tensor) -> (tensor, Place, how): values turned into NumPy or Python numbers
         self.leaves = {}  # id(tensor) -> (tensor, Place, clock): tensors made from NumPy values
+        self.made = {}  # id(tensor) -> (tensor, Place): where a tensor was made from a Python or NumPy value
         self.tapes = {}  # id(tape) -> TapeRecord of tapes still alive
         self.all_tapes = []
         self.open = []  # TapeRecords whose block runs now
         self.gradients = []  # the tapes whose gradient call runs now (innermost last)
         self.functions = {}  # a tf.function's runtime name -> its graph
+        self.on_call = None  # called with (graph, arguments) before a tf.function runs
         self.clock = 0
         self.paused = 0
         self._outermost = []  # the step index at which each outermost tape began
@@ -171,9 +190,13 @@ class Recorder:
 
     def converted(self, tensor, value, frame):
         """A tensor made from NumPy values (tf.constant, tf.convert_to_tensor, a model called on an array)."""
-        if self.paused or not isinstance(value, (np.ndarray, np.generic)) or not tensor.dtype.is_floating:
+        if self.paused:
             return
         try:
+            if len(self.made) < 100_000:
+                self.made[id(tensor)] = (tensor, _learner_place(frame), isinstance(value, (np.ndarray, np.generic)))
+            if not isinstance(value, (np.ndarray, np.generic)) or not tensor.dtype.is_floating:
+                return
             if not _program_data(value, frame):
                 self.leaves[id(tensor)] = (tensor, _learner_place(frame), self.tick())
         except Exception:  # noqa: BLE001
@@ -204,6 +227,7 @@ class Recorder:
         live = {id(t) for step in self.steps for t in step.inputs + step.outputs}
         self.exports = {key: value for key, value in self.exports.items() if key in live}
         self.leaves = {key: value for key, value in self.leaves.items() if key in live}
+        self.made = {key: value for key, value in self.made.items() if key in live}
 
     # -- start and stop
     def start(self):
@@ -241,6 +265,12 @@ class Recorder:
         def calling(function, *args):
             try:
                 recorder.functions[function.name.decode()] = function.graph
+                if recorder.on_call is not None and not recorder.paused:
+                    recorder.paused += 1
+                    try:
+                        recorder.on_call(function.graph, args)
+                    finally:
+                        recorder.paused -= 1
             except Exception:  # noqa: BLE001
                 pass
             return call_flat(function, *args)

@@ -24,7 +24,6 @@ class TinyAutoencoder(keras.Model):
 
 
 model = TinyAutoencoder()
-optimizer = keras.optimizers.Adam(1e-3)
 
 
 def reconstruction_loss(batch):

@@ -1,4 +1,4 @@
-"""A neural ODE solver for du/dt = -k u with a derivative helper; the loss fails with an unsupported operand NoneType."""
+"""A network solving du/dt = -k u with a derivative helper; the residual line fails with "Attempt to convert a value (None)"."""
 # cause: swapped
 # depth: helper
 import numpy as np

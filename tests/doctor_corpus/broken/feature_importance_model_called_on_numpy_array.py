@@ -1,4 +1,4 @@
-"""Gradient-based feature importance for a churn classifier; tf.abs fails because the input gradient is None."""
+"""Gradient-based feature importance for a churn classifier; the gradient w.r.t. the customer features is None."""
 # cause: watched_other_object
 # depth: main
 import numpy as np
@@ -7,7 +7,6 @@ import keras
 
 keras.utils.set_random_seed(19)
 
-feature_names = ["tenure", "monthly_charges", "support_calls", "contract_months", "late_payments"]
 model = keras.Sequential([
     keras.Input((5,)),
     keras.layers.Dense(8, activation="relu"),
@@ -28,6 +27,4 @@ with tf.GradientTape() as tape:
     total = tf.reduce_sum(churn_prob)
 
 grads = tape.gradient(total, x)
-importance = tf.reduce_mean(tf.abs(grads), axis=0)
-for name, score in zip(feature_names, importance.numpy()):
-    print(f"{name:>16s}: {score:.4f}")
+print("d churn / d features:", grads)

@@ -1,4 +1,4 @@
-"""A 1-D wave-equation PINN; the tf.function derivatives of u w.r.t. x and t come back None."""
+"""A PINN on (x, t) collocation points stored as one array; the tf.function derivatives u_x and u_t come back None."""
 # cause: watched_other_object
 # depth: tf.function
 import numpy as np

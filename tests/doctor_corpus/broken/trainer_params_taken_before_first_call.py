@@ -4,7 +4,7 @@
 import tensorflow as tf
 import keras
 
-tf.random.set_seed(1)
+keras.utils.set_random_seed(1)
 x = tf.random.uniform((32, 4), -1.0, 1.0)
 y = tf.reduce_sum(x, axis=1, keepdims=True) ** 2
 

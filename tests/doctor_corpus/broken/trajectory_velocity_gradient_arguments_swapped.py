@@ -1,4 +1,4 @@
-"""Fitting a trajectory x(t) and matching its velocity to measured speeds; the tf.function velocity comes back None."""
+"""Checking the velocity dx/dt of a network trajectory x(t) before fitting it to measured speeds; the tf.function returns None."""
 # cause: swapped
 # depth: tf.function
 import numpy as np
@@ -24,7 +24,5 @@ def velocity(t):
 
 
 t = tf.constant(np.linspace(0.0, 1.0, 20)[:, None], dtype=tf.float32)
-v_measured = tf.cos(t)
-
 v = velocity(t)
 print("velocity:", v)
