@@ -648,3 +648,88 @@ def test_doctor_names_the_cause_of_every_lab_snippet(tmp_path):
     for name, right in SNIPPET_CAUSES.items():
         right = {right} if isinstance(right, str) else set(right)
         assert said[name] and set(said[name]) <= right, f"{name}: the doctor said {said[name]}, the lab teaches {right}"
+
+
+# ---------------------------------------------------------------- tf.function, model.fit, layers of every kind
+
+def test_a_tf_function_traced_before_the_block_is_looked_into():
+    """Traced in an earlier cell, the function's tapes are not asked again: the doctor traces it once more."""
+    model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2)])
+
+    @tf.function
+    def rounded_gradients(x):
+        with tf.GradientTape() as tape:
+            score = tf.round(tf.reduce_sum(model(x)))
+        return tape.gradient(score, model.trainable_variables)
+
+    x = tf.ones((2, 3))
+    rounded_gradients(x)
+    with tape_doctor(report=False) as doctor:
+        rounded_gradients(x)
+    assert set(doctor.causes) == {"not_differentiable"}, str(doctor)
+    assert "tf.round" in doctor.findings[0].where
+
+
+def test_a_nan_made_inside_a_tf_function_is_located_at_its_operation():
+    x = tf.constant([[0.0, 0.0], [1.0, 2.0]])
+
+    @tf.function
+    def step(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            total = tf.reduce_sum(tf.norm(x, axis=1))
+        return tape.gradient(total, x)
+
+    step(x)
+    with tape_doctor(report=False) as doctor:
+        step(x)
+    assert doctor.causes == ["nan_at_zero"], str(doctor)
+    assert "tf.norm(x, axis=1)" in doctor.findings[0].where, str(doctor)
+
+
+@pytest.mark.parametrize("run_eagerly", [False, True])
+def test_model_fit_with_a_loss_without_gradient_is_never_called_connected(run_eagerly):
+    model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2)])
+
+    def hits(y_true, y_pred):
+        return tf.reduce_mean(tf.cast(tf.argmax(y_pred, axis=1) == tf.cast(y_true[:, 0], tf.int64), tf.float32))
+
+    model.compile(optimizer="sgd", loss=hits, run_eagerly=run_eagerly)
+    with pytest.raises(ValueError):
+        with tape_doctor(report=False) as doctor:
+            model.fit(tf.ones((4, 3)), tf.zeros((4, 1)), epochs=1, verbose=0)
+    assert not doctor.connected
+    assert set(doctor.causes) == {"not_differentiable"}, str(doctor)
+    assert "tf.argmax" in doctor.findings[0].where
+
+
+def test_embeddings_ragged_and_sparse_inputs_never_crash_it():
+    embed = keras.Sequential([keras.Input((4,), dtype="int32"), keras.layers.Embedding(10, 3), keras.layers.Flatten(),
+                              keras.layers.Dense(1)])
+    ragged = tf.ragged.constant([[1.0, 2.0], [3.0]])
+    sparse = tf.sparse.from_dense(tf.constant([[0.0, 2.0], [1.0, 0.0]]))
+    weights = tf.Variable([[1.0], [2.0]])
+    with tape_doctor(report=False) as doctor:
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(embed(tf.constant([[1, 2, 3, 4]]))) + tf.reduce_sum(ragged * weights[0, 0]) + \
+                tf.reduce_sum(tf.sparse.sparse_dense_matmul(sparse, weights))
+        tape.gradient(loss, embed.trainable_variables + [weights])
+    assert doctor.connected, str(doctor)
+    diagnosis = gradient_doctor(lambda: tf.reduce_sum(embed(tf.constant([[1, 2, 3, 4]]))), embed.trainable_variables)
+    assert diagnosis.connected, str(diagnosis)
+
+
+def test_gradient_doctor_runs_the_computation_once():
+    runs = []
+
+    def loss(x):
+        runs.append(1)
+        return tf.round(x) * 2.0
+    assert gradient_doctor(loss, tf.constant(1.5)).causes == ["not_differentiable"]
+    assert len(runs) == 1
+
+
+def test_no_gradient_asked_is_not_called_connected():
+    with tape_doctor(report=False) as doctor:
+        tf.constant(1.0) * 2.0
+    assert not doctor.connected and "no gradient was asked" in str(doctor)

@@ -220,6 +220,8 @@ class tape_doctor(Findings):
         self._were_variables = set()  # names that held a Variable when a gradient was asked for it
         self.recorder = Recorder()
         self.recorder.on_call = self._check_function_call
+        self.recorder.on_function = self._traced_before
+        self._retraced = set()
         self._symbolic = []  # (gradient, label, source, target, place) asked while a tf.function was traced
         self._pruned = {}
         self._observer = None
@@ -450,6 +452,28 @@ class tape_doctor(Findings):
                                          "inf entries", str(place or "")))
         for entry in bad:
             self._symbolic.remove(entry)  # said once
+
+    def _traced_before(self, function, args, kwargs, traced, result):
+        """A tf.function traced before the block ran its graph without asking its tapes again: when its
+        result holds a None or a NaN, trace its Python code once more (no run) so the tapes in it are seen."""
+        import tensorflow as tf
+
+        if traced or id(function) in self._retraced:
+            return
+        flat = tf.nest.flatten(result, expand_composites=True)
+        has_none = any(value is None for value in tf.nest.flatten(result))
+        not_finite = any(_has_value(value) and not _finite(value) for value in flat if tf.is_tensor(value))
+        if not (has_none or not_finite):
+            return
+        self._retraced.add(id(function))
+        scratch = tf.function(function.python_function, autograph=getattr(function, "_autograph", True))
+        concrete = scratch.get_concrete_function(*args, **kwargs)
+        if not_finite:
+            arguments = [value for value in tf.nest.flatten((args, kwargs), expand_composites=True)
+                         if tf.is_tensor(value) and not _is_variable(value)]
+            if len(arguments) == len(concrete.graph.inputs) - len(concrete.graph.captures):
+                with _paused(self.recorder):
+                    self._check_function_call(concrete.graph, arguments)
 
     def _run_pruned(self, graph, fetches, arguments):
         from tensorflow.python.eager import wrap_function

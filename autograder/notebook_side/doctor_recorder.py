@@ -153,6 +153,7 @@ class Recorder:
         self.gradients = []  # the tapes whose gradient call runs now (innermost last)
         self.functions = {}  # a tf.function's runtime name -> its graph
         self.on_call = None  # called with (graph, arguments) before a tf.function runs
+        self.on_function = None  # called with (function, args, kwargs, traced now?, result) after a tf.function ran
         self.clock = 0
         self.paused = 0
         self._outermost = []  # the step index at which each outermost tape began
@@ -276,6 +277,25 @@ class Recorder:
             return call_flat(function, *args)
         self._patched.append((atomic_function.AtomicFunction, "call_flat", call_flat))
         atomic_function.AtomicFunction.call_flat = calling
+        from tensorflow.python.eager.polymorphic_function import polymorphic_function
+
+        function_call = polymorphic_function.Function.__dict__["__call__"]
+
+        def calling_function(function, *args, **kwargs):
+            try:
+                before = function.experimental_get_tracing_count()
+            except Exception:  # noqa: BLE001
+                before = None
+            result = function_call(function, *args, **kwargs)
+            if recorder.on_function is not None and not recorder.paused and before is not None:
+                try:
+                    traced = function.experimental_get_tracing_count() > before
+                    recorder.on_function(function, args, kwargs, traced, result)
+                except Exception:  # noqa: BLE001
+                    pass
+            return result
+        self._patched.append((polymorphic_function.Function, "__call__", function_call))
+        polymorphic_function.Function.__call__ = calling_function
 
     def stop(self):
         from tensorflow.python.framework import op_callbacks
