@@ -201,7 +201,8 @@ class tape_doctor(Findings):
 
     Prints its findings when the block ends (report=False keeps quiet); `.findings`, `.causes`,
     `.connected` (true only when gradients were asked for and all came back finite tensors).
-    The tapes Keras opens in model.fit are watched too, and the tapes inside a tf.function as it is traced.
+    The tapes Keras opens in model.fit are watched too, and the tapes inside a tf.function as it is traced;
+    a tf.function traced before the block is traced once more (not run) when its result holds a None or a NaN.
     """
 
     METHODS = ("__enter__", "__exit__", "watch", "gradient", "jacobian", "batch_jacobian")
@@ -494,7 +495,8 @@ class tape_doctor(Findings):
             return None
 
         def adjoints(tensors):
-            return dict(self._saved)["gradient"](self._observer, target, tensors)
+            with self._observer.stop_recording():  # asked inside its own block: not recorded, no warning
+                return dict(self._saved)["gradient"](self._observer, target, tensors)
         return adjoints
 
     def _add(self, finding):
@@ -593,6 +595,8 @@ class tape_doctor(Findings):
                                "itself (make it with add_weight or tf.Variable)", made)
             detail = "a tensor that is not a Variable, and the tape never watched it" + (
                 f" (first used at {first_use})" if first_use else "")
+            if record.place and here and str(record.place) != here:  # watch it in this block; asked for here
+                return Finding(label, "not_watched", detail, f"{record.place}; asked at {here}")
             return Finding(label, "not_watched", detail, str(record.place or first_use or here))
         watch_clocks = [clock for item, _, _, clock in record.watched if item is source]
         if watch_clocks:

@@ -104,8 +104,13 @@ class Walk:
         update) does not make its value flow anywhere.
         """
         steps, seen, frontier = set(), set(ids), list(ids)
+        captured = self._captures()[0]
         while frontier:
             key = frontier.pop()
+            for inside in captured.get(key, ()):  # a tensor a tf.function's graph captured goes on inside it
+                if id(inside) not in seen:
+                    seen.add(id(inside))
+                    frontier.append(id(inside))
             for step in self.consumers.get(key, ()):
                 if step in steps or (only is not None and not only(step)):
                     continue
@@ -133,11 +138,34 @@ class Walk:
                 new.append(id(tensor))
         return new
 
+    def _captures(self):
+        """({id of a tensor captured: [the graphs' placeholders for it]}, {id of such a placeholder: the tensor})."""
+        if getattr(self, "_capture_maps", None) is None:
+            graphs = {step.graph for step in self.recorder.steps if step.graph is not None}
+            graphs |= set(self.functions.values())
+            inward, outward = {}, {}
+            for graph in graphs:
+                try:
+                    pairs = list(graph.captures)
+                except Exception:  # noqa: BLE001
+                    continue
+                for external, internal in pairs:
+                    inward.setdefault(id(external), []).append(internal)
+                    outward[id(internal)] = external
+            self._capture_maps = (inward, outward)
+        return self._capture_maps
+
     def ancestors(self, target):
-        """(steps, tensor ids) the target was computed from."""
+        """(steps, tensor ids) the target was computed from (out of a tf.function's graph, through its captures)."""
         steps, seen, frontier = set(), {id(target)}, [id(target)]
+        outward = self._captures()[1]
         while frontier:
-            step = self.producer.get(frontier.pop())
+            key = frontier.pop()
+            external = outward.get(key)
+            if external is not None and id(external) not in seen:
+                seen.add(id(external))
+                frontier.append(id(external))
+            step = self.producer.get(key)
             if step is None or step in steps:
                 continue
             steps.add(step)
@@ -225,7 +253,8 @@ class Walk:
                 when = "before the `with` block began" if step.clock < record.entered else (
                     "after the `with` block had closed" if record.exited and step.clock > record.exited
                     else "while the tape was not recording")
-                return Finding(label, "outside_tape", f"{step.type} ran {when}", _where(step, record.function))
+                seen_from = None if record.library else record.function  # a library's tape: the innermost line
+                return Finding(label, "outside_tape", f"{step.type} ran {when}", _where(step, seen_from))
             if not _has_gradient(step, self.functions):
                 return self._classify_stop(label, step, integer=False, unasked=unasked)
             if step.type in ("StopGradient", "PreventGradient"):
@@ -453,9 +482,12 @@ class Walk:
                     ins = [adjoint.get(id(t)) for t in step.inputs if id(t) in on_path]
                     if any(a is not None and not _finite(a) for a in ins):
                         return self._infinite_derivative(label, step, path)
-        for step in valued:  # no adjoints: the first singular operation at a 0
-            if step.type in _SINGULAR_OPS and any(_zero_in(t) for t in step.inputs if _has_value(t)):
-                return self._infinite_derivative(label, step, path)
+        for step in valued:  # no adjoints: the first singular operation at a 0 (inside a tf.function too)
+            if step.type in _SINGULAR_OPS and any(_zero_in(t) for t in step.inputs if _has_value(t)) or (
+                    self.functions.get(step.type) is not None):
+                found = self._infinite_derivative(label, step, path)
+                if found is not None:
+                    return found
         return None
 
     def _bad_inside_function(self, label, call, target):
@@ -518,6 +550,7 @@ class Walk:
                 for other in inner.recorder.steps:
                     if other.type in _SINGULAR_OPS and any(_zero_in(t) for t in other.inputs if _has_value(t)):
                         return inner._infinite_derivative(label, other, inner.recorder.steps)
+            return None
         selects = [other for other in path if other.type in _SELECT_OPS and other.clock > step.clock]
         if selects:
             return Finding(label, "nan_unsafe_where", f"the derivative of {step.type} is infinite in the branch "

@@ -339,13 +339,5 @@ def _is_recording(tape):
     return getattr(tape, "_recording", False) and getattr(tape, "_tape", None) is not None
 
 
-def _tensors_in(frame):
-    """{id: value} of the tensors, arrays and numbers a frame holds now."""
-    import tensorflow as tf
-
-    return {id(value): value for value in list(frame.f_locals.values())
-            if tf.is_tensor(value) or isinstance(value, (np.ndarray, np.generic, float))}
-
-
 def _names_of(frame, value):
     return [name for name, bound in list(frame.f_locals.items()) if bound is value and not name.startswith("_")]
