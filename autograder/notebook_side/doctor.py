@@ -20,6 +20,7 @@ import numpy as np
 
 from .doctor_causes import CAUSES, Finding, Findings, show_causes  # noqa: F401 (the doctor's public names)
 from .doctor_graph import Walk, _finite, _has_value, _valued_recorder
+from .doctor_graph import _where as _where_of
 from .doctor_recorder import _TOOL_FILES, Recorder, TapeRecord, _code_line, _is_variable, _learner_file
 from .doctor_recorder import _learner_place, _library_file, _names_of, _raw_variable  # noqa: F401 (checks use _library_file)
 
@@ -224,7 +225,9 @@ class tape_doctor(Findings):
         self.recorder.on_function = self._traced_before
         self._retraced = set()
         self._symbolic = []  # (gradient, label, source, target, place) asked while a tf.function was traced
+        self._checked = []  # those whose values a run showed finite (later runs are checked again)
         self._pruned = {}
+        self._calls_checked = {}  # id(graph) -> how many of its runs were checked for NaN gradients
         self._observer = None
         if self.observe:  # one tape that records the whole block: the adjoints that locate a NaN
             self._observer = tf.GradientTape(persistent=True)
@@ -244,6 +247,7 @@ class tape_doctor(Findings):
         if self._observer is not None:
             self._observer.__exit__(None, None, None)
             self._observer = None
+        self.unchecked = len(self._symbolic)  # asked under tf.function; no run of theirs was checked
         if isinstance(error, Exception):
             self.error = error
             if not self.findings:
@@ -343,8 +347,8 @@ class tape_doctor(Findings):
         filename = caller.f_code.co_filename
         # TensorFlow asks tapes itself (jacobian loops over gradient): only the learner's calls, and Keras's
         # (model.fit's train_step), are the program's own. Under tf.function the learner's come through autograph.
-        if filename.endswith(("eager/backprop.py", "eager/forwardprop.py")) or "/parallel_for/" in filename:
-            return None
+        if "/tensorflow/python/" in filename and "/tensorflow/python/training/" not in filename:
+            return None  # TensorFlow's own uses (jacobian, forward mode); its v1 optimizers' minimize is the program's
         record = self.recorder.tapes.get(id(tape))
         place = _learner_place(caller)
         if record is None:
@@ -367,7 +371,7 @@ class tape_doctor(Findings):
 
         flat = tf.nest.flatten(sources)
         named = [(_first_name(frame, source), source) for source in flat]
-        if isinstance(sources, (list, tuple)) and not sources:
+        if isinstance(sources, (list, tuple)) and not sources and frame is not None:
             self._add(Finding("the list of sources", "wrong_variables", "it is empty: taken before the model "
                               "was built?", _list_taken_at(frame, sources, place) or str(place or "")))
         labelled = [(name or _source_label(source, index), source) for index, (name, source) in enumerate(named)]
@@ -428,16 +432,26 @@ class tape_doctor(Findings):
         return found
 
     def _check_function_call(self, graph, arguments):
-        """Before a tf.function runs: the gradients its trace asked for, computed from the same arguments;
-        a NaN among them is located in the graph's values like an eager one."""
+        """Before a tf.function runs (its first three runs): the gradients its trace asked for, computed from
+        the same arguments; a NaN among them is located in the graph's values like an eager one."""
+        checked = self._calls_checked.get(id(graph), 0)
+        if not (self._symbolic or self._checked) or checked >= 3:  # the first runs of a graph; a whole training loop would run twice
+            return
+        self._calls_checked[id(graph)] = checked + 1
         names = {op.name for op in graph.get_operations()}
-        asked = [entry for entry in self._symbolic if entry[0].op.name in names and entry[3].op.name in names]
+        asked = [entry for entry in self._symbolic + self._checked if entry[0].op.name in names
+                 and entry[3].op.name in names]
+        self._checked = _without(self._checked, asked)
+        self._symbolic = _without(self._symbolic, asked) + asked
         if not asked:
             return
         count = len(graph.inputs) - len(graph.captures)
         grads = [graph.get_tensor_by_name(entry[0].name) for entry in asked]
         values = self._run_pruned(graph, grads, arguments[:count])
         bad = [entry for entry, value in zip(asked, values) if not _finite_gradient(value)]
+        finite = _without(asked, bad)
+        self._symbolic = _without(self._symbolic, finite)  # checked on a run: finite
+        self._checked += finite
         if not bad:
             return
         tensors = [t for op in graph.get_operations() for t in op.outputs if t.dtype.is_floating]
@@ -451,19 +465,20 @@ class tape_doctor(Findings):
                 if value_of_target is not None else None
             self._add(finding or Finding(label, "nan_at_zero", "the gradient the tf.function computed has NaN or "
                                          "inf entries", str(place or "")))
-        for entry in bad:
-            self._symbolic.remove(entry)  # said once
+        self._symbolic = _without(self._symbolic, bad)  # said once
 
     def _traced_before(self, function, args, kwargs, traced, result):
         """A tf.function traced before the block ran its graph without asking its tapes again: when its
         result holds a None or a NaN, trace its Python code once more (no run) so the tapes in it are seen."""
         import tensorflow as tf
 
-        if traced or id(function) in self._retraced:
-            return
         flat = tf.nest.flatten(result, expand_composites=True)
         has_none = any(value is None for value in tf.nest.flatten(result))
         not_finite = any(_has_value(value) and not _finite(value) for value in flat if tf.is_tensor(value))
+        if not_finite and self._symbolic:
+            self._nan_seen_from_outside()
+        if traced or id(function) in self._retraced:
+            return
         if not (has_none or not_finite):
             return
         self._retraced.add(id(function))
@@ -475,6 +490,29 @@ class tape_doctor(Findings):
             if len(arguments) == len(concrete.graph.inputs) - len(concrete.graph.captures):
                 with _paused(self.recorder):
                     self._check_function_call(concrete.graph, arguments)
+
+    def _nan_seen_from_outside(self):
+        """A tf.function (model.fit's train step, say) returned inf or NaN, and the gradients its trace asked for
+        could not be computed again here: name the operation on their path that can make inf or NaN."""
+        for gradient, label, source, target, place in list(self._symbolic):
+            walk = Walk(_valued_recorder(target.graph, {}, []))
+            path = walk.path(source, target)
+            kinds = (("nan_overflow", {"Exp", "Expm1", "Softplus", "Cosh", "Sinh", "Pow"}),
+                     ("nan_at_zero", {"Sqrt", "Rsqrt", "Log", "Log1p", "Reciprocal", "RealDiv", "Xlogy",
+                                      "EuclideanNorm", "Atanh", "Acos", "Asin"}))
+            found = None
+            for step in path:
+                for cause, types in kinds:
+                    if step.type in types and found is None:
+                        unsafe = any(other.type in ("Select", "SelectV2") and other.clock > step.clock for other in path)
+                        found = Finding(label, "nan_unsafe_where" if unsafe else cause, f"the gradient computed "
+                                        f"inside a tf.function came out inf or NaN; {step.type} on its path can make "
+                                        "them (the doctor could not run the graph again to see its values)",
+                                        _where_of(step))
+            self._add(found or Finding(label, "nan_at_zero", "the gradient computed inside a tf.function came out "
+                                       "inf or NaN (the doctor could not run the graph again to see where)",
+                                       str(place or "")))
+            self._symbolic = [entry for entry in self._symbolic if entry[0] is not gradient]
 
     def _run_pruned(self, graph, fetches, arguments):
         from tensorflow.python.eager import wrap_function
@@ -739,6 +777,11 @@ def _held_by_an_object(frame, value):
 def _maker_place(walk, tensor):
     step = walk.producer.get(id(tensor))
     return str(step.place) if step is not None and step.place else ""
+
+
+def _without(entries, dropped):
+    """The entries not among `dropped`, by identity (their tensors cannot be compared with ==)."""
+    return [entry for entry in entries if not any(entry is other for other in dropped)]
 
 
 def _first_name(frame, value):

@@ -104,6 +104,7 @@ class Findings:
 
     findings = ()
     asked = 0  # how many gradients the doctor saw come back
+    unchecked = 0  # gradients asked inside a tf.function whose values the doctor could not check
     error = None  # the exception the block raised, if any
 
     @property
@@ -112,7 +113,7 @@ class Findings:
 
     @property
     def connected(self):
-        return not self.findings and self.asked > 0 and self.error is None
+        return not self.findings and self.asked > 0 and self.error is None and not self.unchecked
 
     def all_well(self):
         return "connected: every gradient is a finite tensor."
@@ -125,6 +126,10 @@ class Findings:
                     f"None or NaN ({str(self.error).splitlines()[0][:160] if str(self.error) else 'no message'}).")
         if not self.asked:
             return "no finding: no gradient was asked for in the block."
+        if self.unchecked:
+            return (f"no finding, but {self.unchecked} gradient(s) were computed inside a tf.function (model.fit's "
+                    "train step, say) whose values the doctor could not check: run it eagerly "
+                    "(tf.config.run_functions_eagerly(True), or compile(run_eagerly=True)) to have them checked.")
         return self.all_well()
 
     __repr__ = __str__

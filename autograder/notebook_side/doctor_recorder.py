@@ -232,11 +232,23 @@ class Recorder:
 
     # -- start and stop
     def start(self):
-        from tensorflow.python.framework import op_callbacks, ops
-        from tensorflow.python.eager.polymorphic_function import atomic_function
+        """Hook into TensorFlow: each hook that this TensorFlow lacks is left out, and the doctor sees less."""
+        self._patched = []
+        for hook in (self._hook_operations, self._hook_exports, self._hook_conversions, self._hook_functions):
+            try:
+                hook()
+            except Exception:  # noqa: BLE001 (another TensorFlow version: the program must run all the same)
+                pass
+
+    def _hook_operations(self):
+        from tensorflow.python.framework import op_callbacks
 
         op_callbacks.add_op_callback(self.on_op)
-        self._patched = []
+        self._callback = True
+
+    def _hook_exports(self):
+        from tensorflow.python.framework import ops
+
         recorder = self
 
         def exporting(name):
@@ -251,8 +263,11 @@ class Recorder:
                 original, method = exporting(name)
                 self._patched.append((ops._EagerTensorBase, name, original))
                 setattr(ops._EagerTensorBase, name, method)
+
+    def _hook_conversions(self):
         from tensorflow.python.framework import constant_op
 
+        recorder = self
         convert = constant_op.convert_to_eager_tensor
 
         def converting(value, *args, **kwargs):
@@ -261,7 +276,13 @@ class Recorder:
             return tensor
         self._patched.append((constant_op, "convert_to_eager_tensor", convert))
         constant_op.convert_to_eager_tensor = converting
+
+    def _hook_functions(self):
+        from tensorflow.python.eager.polymorphic_function import atomic_function, polymorphic_function
+
+        recorder = self
         call_flat = atomic_function.AtomicFunction.__dict__["call_flat"]
+        function_call = polymorphic_function.Function.__dict__["__call__"]
 
         def calling(function, *args):
             try:
@@ -277,9 +298,6 @@ class Recorder:
             return call_flat(function, *args)
         self._patched.append((atomic_function.AtomicFunction, "call_flat", call_flat))
         atomic_function.AtomicFunction.call_flat = calling
-        from tensorflow.python.eager.polymorphic_function import polymorphic_function
-
-        function_call = polymorphic_function.Function.__dict__["__call__"]
 
         def calling_function(function, *args, **kwargs):
             try:
@@ -300,7 +318,9 @@ class Recorder:
     def stop(self):
         from tensorflow.python.framework import op_callbacks
 
-        op_callbacks.remove_op_callback(self.on_op)
+        if getattr(self, "_callback", False):
+            op_callbacks.remove_op_callback(self.on_op)
+            self._callback = False
         for owner, name, original in self._patched:
             setattr(owner, name, original)
         self._patched = []

@@ -5,7 +5,7 @@ import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-FOLDERS = ("broken", "correct", "reported")
+FOLDERS = ("broken", "correct", "reported", "unseen")
 MARKER = re.compile(r"\s*# <- expected.*$")
 HEADER = re.compile(r"^# (cause|depth|thread): (.+)$")
 
