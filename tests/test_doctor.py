@@ -687,6 +687,61 @@ def test_a_nan_made_inside_a_tf_function_is_located_at_its_operation():
     assert "tf.norm(x, axis=1)" in doctor.findings[0].where, str(doctor)
 
 
+def test_a_train_step_traced_before_is_checked_on_the_values_it_runs_with():
+    """Its loss is finite, its gradient NaN, and its update makes the Variable NaN: the check comes before the run."""
+    w = tf.Variable([[1.0, 2.0], [0.5, -1.0]], name="w")
+    optimizer = keras.optimizers.SGD(0.1)
+
+    @tf.function
+    def train_step(x, y):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(tf.norm(tf.matmul(x, w) - y, axis=-1))
+        optimizer.apply_gradients(zip(tape.gradient(loss, [w]), [w]))
+        return loss
+
+    x = tf.constant([[1.0, 0.0]])
+    train_step(x, tf.zeros((1, 2)))
+    with tape_doctor(report=False) as doctor:
+        train_step(x, tf.matmul(x, w))  # the prediction is exact: the norm is 0
+    assert not np.isfinite(w.numpy()).any()
+    assert doctor.causes == ["nan_at_zero"], str(doctor)
+    assert "tf.norm" in doctor.findings[0].where, str(doctor)
+
+
+def test_a_variable_made_nan_by_the_run_itself_is_not_called_the_origin():
+    """The second run's gradient is NaN and its update writes NaN into the weights: the cause stays the tf.where."""
+    layer = keras.layers.Dense(3)
+    optimizer = keras.optimizers.SGD(0.1)
+
+    @tf.function
+    def train_step(x, legal):
+        with tf.GradientTape() as tape:
+            probs = tf.nn.softmax(tf.where(legal, layer(x), -1e9))
+            log_probs = tf.where(probs > 0.0, tf.math.log(probs), 0.0)
+            loss = tf.reduce_sum(probs * log_probs)
+        optimizer.apply_gradients(zip(tape.gradient(loss, layer.trainable_variables), layer.trainable_variables))
+        return loss
+
+    x = tf.ones((2, 4))
+    with tape_doctor(report=False) as doctor:
+        train_step(x, tf.ones((2, 3), tf.bool))
+        train_step(x, tf.constant([[True, False, True]] * 2))
+    assert set(doctor.causes) == {"nan_unsafe_where"}, str(doctor)
+
+
+def test_model_fit_traced_before_whose_loss_turns_nan_names_the_operation():
+    model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2)])
+    model.compile(optimizer="sgd", loss=lambda y, p: tf.reduce_mean(tf.norm(p - y, axis=-1)))
+    x = np.ones((8, 3), "float32")
+    model.fit(x, np.ones((8, 2), "float32"), epochs=1, verbose=0, batch_size=8)
+    with tape_doctor(report=False) as doctor:
+        history = model.fit(x, model(x).numpy(), epochs=2, verbose=0, batch_size=8)  # the norm of 0 at the first step
+    assert np.isnan(history.history["loss"][-1])
+    assert not doctor.connected
+    assert set(doctor.causes) == {"nan_at_zero"}, str(doctor)
+    assert "tf.norm" in doctor.findings[0].where, str(doctor)
+
+
 @pytest.mark.parametrize("run_eagerly", [False, True])
 def test_model_fit_with_a_loss_without_gradient_is_never_called_connected(run_eagerly):
     model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2)])

@@ -222,7 +222,8 @@ class tape_doctor(Findings):
         self._were_variables = set()  # names that held a Variable when a gradient was asked for it
         self.recorder = Recorder()
         self.recorder.on_call = self._check_function_call
-        self.recorder.on_function = self._traced_before
+        self.recorder.before_function = self._before_function
+        self.recorder.on_function = self._after_function
         self._retraced = set()
         self._symbolic = []  # (gradient, label, source, target, place) asked while a tf.function was traced
         self._checked = []  # those whose values a run showed finite (later runs are checked again)
@@ -445,6 +446,8 @@ class tape_doctor(Findings):
         self._symbolic = _without(self._symbolic, asked) + asked
         if not asked:
             return
+        if any("Iterator" in op.type for op in graph.get_operations()):
+            return  # a run would take the next batch from the learner's dataset: left to _after_function
         count = len(graph.inputs) - len(graph.captures)
         grads = [graph.get_tensor_by_name(entry[0].name) for entry in asked]
         values = self._run_pruned(graph, grads, arguments[:count])
@@ -456,6 +459,12 @@ class tape_doctor(Findings):
             return
         tensors = [t for op in graph.get_operations() for t in op.outputs if t.dtype.is_floating]
         computed = dict(zip([id(t) for t in tensors], self._run_pruned(graph, tensors, arguments[:count])))
+        if any(op.type == "ReadVariableOp" and not all(_finite(computed[id(t)]) for t in op.outputs if id(t) in computed)
+               for op in graph.get_operations()):
+            # a Variable already holds inf or NaN (this run's own update, seen after it): its values say nothing
+            self._nan_seen_from_outside(bad, "the gradient computed inside a tf.function has inf or NaN entries, "
+                                        "and a Variable it reads already holds some")
+            return
         walk = Walk(_valued_recorder(graph, computed, arguments[:count]))
         walk.evaluate = self._run_pruned
         for gradient, label, source, target, place in bad:
@@ -467,34 +476,51 @@ class tape_doctor(Findings):
                                          "inf entries", str(place or "")))
         self._symbolic = _without(self._symbolic, bad)  # said once
 
-    def _traced_before(self, function, args, kwargs, traced, result):
-        """A tf.function traced before the block ran its graph without asking its tapes again: when its
-        result holds a None or a NaN, trace its Python code once more (no run) so the tapes in it are seen."""
+    def _before_function(self, function, args, kwargs):
+        """A tf.function traced before the block runs its graph without asking its tapes again: when that graph
+        takes gradients, trace its Python code once more (no run) so its tapes are seen, and check the
+        gradients on the values it is about to run with."""
         import tensorflow as tf
 
-        flat = tf.nest.flatten(result, expand_composites=True)
-        has_none = any(value is None for value in tf.nest.flatten(result))
-        not_finite = any(_has_value(value) and not _finite(value) for value in flat if tf.is_tensor(value))
-        if not_finite and self._symbolic:
-            self._nan_seen_from_outside()
-        if traced or id(function) in self._retraced:
+        if id(function) in self._retraced or not function.experimental_get_tracing_count():
             return
-        if not (has_none or not_finite):
-            return
-        self._retraced.add(id(function))
+        with _paused(self.recorder):
+            graph = function.get_concrete_function(*args, **kwargs).graph  # the cached trace: nothing runs
+        if _takes_gradients(graph):
+            self._retraced.add(id(function))
+            self._retrace(function, args, kwargs, check=True)
+
+    def _retrace(self, function, args, kwargs, check):
+        import tensorflow as tf
+
         scratch = tf.function(function.python_function, autograph=getattr(function, "_autograph", True))
         concrete = scratch.get_concrete_function(*args, **kwargs)
-        if not_finite:
-            arguments = [value for value in tf.nest.flatten((args, kwargs), expand_composites=True)
-                         if tf.is_tensor(value) and not _is_variable(value)]
-            if len(arguments) == len(concrete.graph.inputs) - len(concrete.graph.captures):
-                with _paused(self.recorder):
-                    self._check_function_call(concrete.graph, arguments)
+        arguments = [value for value in tf.nest.flatten((args, kwargs), expand_composites=True)
+                     if tf.is_tensor(value) and not _is_variable(value)]
+        if check and len(arguments) == len(concrete.graph.inputs) - len(concrete.graph.captures):
+            with _paused(self.recorder):
+                self._check_function_call(concrete.graph, arguments)
 
-    def _nan_seen_from_outside(self):
-        """A tf.function (model.fit's train step, say) returned inf or NaN, and the gradients its trace asked for
-        could not be computed again here: name the operation on their path that can make inf or NaN."""
-        for gradient, label, source, target, place in list(self._symbolic):
+    def _after_function(self, function, args, kwargs, traced, result):
+        """A tf.function ran: a NaN in its result (model.fit's step returns an Optional) that no check located is
+        named from the graph; a None in it from a function whose tapes were not seen has them traced again."""
+        import tensorflow as tf
+
+        with _paused(self.recorder):
+            flat = tf.nest.flatten(_optionals_opened(result), expand_composites=True)
+        if self._symbolic and any(_has_value(value) and not _finite(value) for value in flat if tf.is_tensor(value)):
+            self._nan_seen_from_outside()
+        if traced:  # its tapes were seen as it was traced in the block
+            self._retraced.add(id(function))
+        if id(function) not in self._retraced and any(value is None for value in tf.nest.flatten(result)):
+            self._retraced.add(id(function))
+            self._retrace(function, args, kwargs, check=False)
+
+    def _nan_seen_from_outside(self, entries=None, seen="a tf.function whose tape asked for this gradient (model.fit's "
+                               "train step, say) returned inf or NaN"):
+        """The gradients a tf.function's trace asked for could not be computed again here on the values it ran
+        with: name the operation on their path that can make inf or NaN."""
+        for gradient, label, source, target, place in list(self._symbolic if entries is None else entries):
             walk = Walk(_valued_recorder(target.graph, {}, []))
             path = walk.path(source, target)
             kinds = (("nan_overflow", {"Exp", "Expm1", "Softplus", "Cosh", "Sinh", "Pow"}),
@@ -505,13 +531,11 @@ class tape_doctor(Findings):
                 for cause, types in kinds:
                     if step.type in types and found is None:
                         unsafe = any(other.type in ("Select", "SelectV2") and other.clock > step.clock for other in path)
-                        found = Finding(label, "nan_unsafe_where" if unsafe else cause, f"the gradient computed "
-                                        f"inside a tf.function came out inf or NaN; {step.type} on its path can make "
-                                        "them (the doctor could not run the graph again to see its values)",
-                                        _where_of(step))
-            self._add(found or Finding(label, "nan_at_zero", "the gradient computed inside a tf.function came out "
-                                       "inf or NaN (the doctor could not run the graph again to see where)",
-                                       str(place or "")))
+                        found = Finding(label, "nan_unsafe_where" if unsafe else cause, f"{seen}; {step.type} on the "
+                                        "gradient's path can make them (the doctor could not run the graph again "
+                                        "on the values it had)", _where_of(step))
+            self._add(found or Finding(label, "nan_at_zero", f"{seen} (the doctor could not run the graph again "
+                                       "on the values it had to see where)", str(place or "")))
             self._symbolic = [entry for entry in self._symbolic if entry[0] is not gradient]
 
     def _run_pruned(self, graph, fetches, arguments):
@@ -737,6 +761,28 @@ class _paused:
     def __exit__(self, *exc):
         self.recorder.paused -= 1
         return False
+
+
+def _takes_gradients(graph, depth=0):
+    """Whether a tf.function's graph (or a function it calls) holds a tape's gradient operations."""
+    if any(op.name.startswith("gradient_tape/") or "/gradient_tape/" in op.name for op in graph.get_operations()):
+        return True
+    for inner in getattr(graph, "_functions", {}).values():
+        inner_graph = getattr(inner, "graph", None)
+        if inner_graph is not None and depth < 3 and _takes_gradients(inner_graph, depth + 1):
+            return True
+    return False
+
+
+def _optionals_opened(result):
+    """The result with each tf.experimental.Optional replaced by its value (model.fit's steps return one)."""
+    import tensorflow as tf
+
+    def opened(value):
+        if isinstance(value, tf.experimental.Optional) and bool(value.has_value()):
+            return value.get_value()
+        return value
+    return tf.nest.map_structure(opened, result)
 
 
 def _inside(graph, source, values):

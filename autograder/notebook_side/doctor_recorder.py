@@ -153,6 +153,7 @@ class Recorder:
         self.gradients = []  # the tapes whose gradient call runs now (innermost last)
         self.functions = {}  # a tf.function's runtime name -> its graph
         self.on_call = None  # called with (graph, arguments) before a tf.function runs
+        self.before_function = None  # called with (function, args, kwargs) before a tf.function runs
         self.on_function = None  # called with (function, args, kwargs, traced now?, result) after a tf.function ran
         self.clock = 0
         self.paused = 0
@@ -300,6 +301,11 @@ class Recorder:
         atomic_function.AtomicFunction.call_flat = calling
 
         def calling_function(function, *args, **kwargs):
+            if recorder.before_function is not None and not recorder.paused:
+                try:
+                    recorder.before_function(function, args, kwargs)
+                except Exception:  # noqa: BLE001
+                    pass
             try:
                 before = function.experimental_get_tracing_count()
             except Exception:  # noqa: BLE001
