@@ -788,3 +788,47 @@ def test_no_gradient_asked_is_not_called_connected():
     with tape_doctor(report=False) as doctor:
         tf.constant(1.0) * 2.0
     assert not doctor.connected and "no gradient was asked" in str(doctor)
+
+
+def test_a_variable_replaced_through_a_clipping_function_in_a_method_is_named():
+    """`self.scale = tf.maximum(self.scale - lr * g, 1e-3)` loses the Variable two operations before the tensor."""
+    class Flow(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.scale = tf.Variable([1.0, 2.0], name="scale")
+
+        def step(self, x):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_sum(tf.math.log(self.scale) + x / self.scale)
+            self.scale = tf.maximum(self.scale - 0.1 * tape.gradient(loss, self.scale), 1e-3)
+
+    flow = Flow()
+    with tape_doctor(report=False) as doctor:
+        flow.step(tf.ones(2))
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(tf.math.log(flow.scale))
+        assert tape.gradient(loss, flow.scale) is None
+    assert doctor.causes == ["variable_replaced"], str(doctor)
+    assert "tf.maximum" in doctor.findings[0].where, str(doctor)
+
+
+def test_gradient_doctor_on_model_variables_with_a_moving_mean_says_wrong_variables():
+    model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2), keras.layers.BatchNormalization()])
+    x = tf.ones((4, 3))
+    diagnosis = gradient_doctor(lambda: tf.reduce_sum(model(x, training=True)), model.variables)
+    assert set(diagnosis.causes) == {"wrong_variables"}, str(diagnosis)
+    assert len(diagnosis.findings) == 2  # the moving mean and the moving variance
+
+
+def test_gradient_doctor_does_not_take_a_tensor_made_before_it_for_numpy_data():
+    """The target is computed from a tensor the program made before the doctor started: not a value through NumPy."""
+    unused = tf.Variable([[1.0], [1.0]], name="unused")
+    used = tf.Variable([[2.0], [0.5]], name="used")
+    targets = tf.constant([[0.5], [1.0]])
+    data = np.ones((2, 2), "float32")
+
+    def loss():
+        tf.matmul(data, unused)  # read, then forgotten
+        return tf.reduce_sum(tf.square(tf.matmul(data, used) - targets))
+    diagnosis = gradient_doctor(loss, [unused, used])
+    assert diagnosis.causes == ["unused"], str(diagnosis)

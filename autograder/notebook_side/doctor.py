@@ -108,12 +108,17 @@ def gradient_doctor(compute, sources):
             named = [(parameters[index], value) for index, value in named]
     names = [_source_label(value, key) for key, value in named]
     findings = []
+    mixed = any(_is_variable(value) and _raw_variable(value).trainable for _, value in named)
     for name, (_, value) in zip(names, named):
         if not (tf.is_tensor(value) or _is_variable(value)):
             findings.append(Finding(name, "not_watched", f"a {type(value).__name__}, not a tensor: a tape watches "
                                     "tensors and Variables only (tf.convert_to_tensor it first)", ""))
         elif _is_integer(value):
             findings.append(Finding(name, "integer_dtype", f"its dtype is {_dtype_text(value)}", ""))
+        elif _is_variable(value) and not _raw_variable(value).trainable and mixed and _keras_own(value):
+            findings.append(Finding(name, "wrong_variables", "a layer's non-trainable variable (a moving mean, "
+                                    "say) among trainable ones: the list has the model's non-trainable variables "
+                                    "too (model.variables?)", ""))
         elif _is_variable(value) and not _raw_variable(value).trainable:
             findings.append(Finding(name, "not_trainable", "trainable=False: a tape does not watch it by "
                                     "itself (the doctor watched it to look further)", ""))
@@ -139,6 +144,7 @@ def gradient_doctor(compute, sources):
                 return Diagnosis(doctor.findings + findings + [
                     Finding("the target", "left_tensorflow", "compute(...) returned a NumPy or Python value, "
                             "not a tensor", _returned_line(compute))])
+        doctor.compute_arrays = _arrays_seen_by(compute)
         doctor.diagnose(tape, target, watchable)
     return Diagnosis(doctor.findings + findings, ", ".join(str(name) for name in names), asked=len(named))
 
@@ -399,7 +405,7 @@ class tape_doctor(Findings):
         found = []
         self.asked += len(labelled)
         walk = Walk(recorder)
-        walk.program_arrays = _program_arrays(frame)
+        walk.program_arrays = _program_arrays(frame) + getattr(self, "compute_arrays", [])
         walk.evaluate = self._run_pruned
         sources = [source for _, source in labelled]
         for (label, source), grad in zip(labelled, results):
@@ -594,8 +600,7 @@ class tape_doctor(Findings):
         reaches = bool(walk.path(source, target))
         if not watched and not raw.trainable:
             mixed = any(_is_variable(s) and _raw_variable(s).trainable for s in sources)
-            keras_own = isinstance(getattr(source, "path", None), str)  # a layer's moving mean, a seed state
-            if mixed and (keras_own or not reaches):
+            if mixed and (_keras_own(source) or not reaches):
                 return Finding(label, "wrong_variables", "a non-trainable variable the target does not use: the "
                                "list has the model's non-trainable variables too (model.variables?)", here)
             return Finding(label, "not_trainable", "trainable=False, and the tape did not watch it",
@@ -642,10 +647,9 @@ class tape_doctor(Findings):
                 name = sorted(names_now & self._were_variables)[0]
                 return Finding(label, "variable_replaced", f"`{name}` was a Variable at an earlier gradient call "
                                "and is now a Tensor", _rebinding_line(place, name, here) or here)
-            maker = walk.producer.get(id(source))
-            reads = [walk.producer.get(id(t)) for t in maker.inputs] if maker is not None else []
-            handles = [read.inputs[0] for read in reads if getattr(read, "type", "") == "ReadVariableOp"]
-            # a Variable the program no longer holds by any name: `W = tf.Variable(...) * 0.01`, `w = w - lr * g`
+            handles = _variables_read_before(walk, source)
+            # a Variable the program no longer holds by any name: `W = tf.Variable(...) * 0.01`, `w = w - lr * g`,
+            # `self.scale = tf.maximum(self.scale - lr * g, 1e-3)`
             read_right_before = bool(handles) and not any(_variable_named(frame, handle) for handle in handles)
             if read_right_before and _maker_place(walk, source):
                 return Finding(label, "variable_replaced", "a Tensor computed from a Variable (w = w - lr * g, or "
@@ -774,6 +778,11 @@ def _takes_gradients(graph, depth=0):
     return False
 
 
+def _keras_own(variable):
+    """A Keras layer's variable (a moving mean, a seed state): Keras Variables have a path."""
+    return isinstance(getattr(variable, "path", None), str)
+
+
 def _optionals_opened(result):
     """The result with each tf.experimental.Optional replaced by its value (model.fit's steps return one)."""
     import tensorflow as tf
@@ -818,6 +827,17 @@ def _held_by_an_object(frame, value):
                 item is value for item in list(vars(owner).values())):
             return True
     return False
+
+
+def _variables_read_before(walk, tensor, steps=4):
+    """The handles of the Variables read within a few operations before the one that made `tensor`."""
+    handles, tensors = [], [tensor]
+    for _ in range(steps):
+        makers = [walk.producer.get(id(t)) for t in tensors]
+        makers = [maker for maker in makers if maker is not None]
+        handles += [maker.inputs[0] for maker in makers if maker.type == "ReadVariableOp"]
+        tensors = [t for maker in makers if maker.type != "ReadVariableOp" for t in maker.inputs]
+    return handles
 
 
 def _maker_place(walk, tensor):
@@ -939,6 +959,19 @@ def _program_arrays(frame):
                     arrays.append(value)
         frame = frame.f_back
     return arrays
+
+
+def _arrays_seen_by(compute):
+    """The data a computation handed to gradient_doctor reads (its module's and its closure's NumPy arrays and
+    tensors): what the program held before the doctor started recording is not made on the way."""
+    names = dict(getattr(compute, "__globals__", {}))
+    for cell in getattr(compute, "__closure__", None) or ():
+        try:
+            names[id(cell)] = cell.cell_contents
+        except ValueError:  # an empty cell
+            pass
+    return [value for value in names.values() if (isinstance(value, np.ndarray) and value.dtype.kind == "f")
+            or type(value).__name__ == "EagerTensor"]
 
 
 def _forget_between_cells():

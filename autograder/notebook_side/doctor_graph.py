@@ -413,9 +413,11 @@ class Walk:
                 if (key in self.producer or key in self.recorder.made or not _has_value(tensor)
                         or not _floating(tensor) or tensor.shape.num_elements() in (None, 0, 1)):
                     continue
+                if any(item is tensor for item in data):
+                    continue
                 value = tensor.numpy()
-                if not any(getattr(array, "shape", None) == value.shape and np.array_equal(array, value)
-                           for array in data):
+                if not any(isinstance(array, np.ndarray) and array.shape == value.shape
+                           and np.array_equal(array, value) for array in data):
                     made.append((step.clock, step.place))
         return str(min(made, key=lambda item: item[0])[1]) if made else ""
 
