@@ -32,6 +32,18 @@ def test_setup_cell_silences_tensorflow_before_importing_it():
     assert text.index("TF_CPP_MIN_LOG_LEVEL") < text.index("import tensorflow")
 
 
+def test_setup_cell_computes_float32_in_full_precision_on_any_gpu():
+    """TensorFloat-32 (the default on Ampere GPUs) is off before any exercise runs: 1e-3 error against 1e-5 tolerance."""
+    from autograder.notebook_side import checks, environment
+
+    assert not environment.tf.config.experimental.tensor_float_32_execution_enabled()
+    text = setup_source()
+    assert "tf.config.experimental.enable_tensor_float_32_execution(False)" in text
+    assert text.index("enable_tensor_float_32_execution(False)") < text.index("# ---- checks.py")
+    rtol, _ = checks.tolerances("float32", __import__("numpy").ones(1))
+    assert rtol < 1e-3  # were it ever widened past TF32's error, the switch could go
+
+
 def test_setup_cell_defines_the_helpers():
     names = {node.name for node in ast.parse(setup_source()).body if isinstance(node, (ast.FunctionDef, ast.ClassDef))}
     assert {"check_gradient", "check_gradients", "check_close", "check_none", "plot_derivative", "plot_mismatch"} <= names

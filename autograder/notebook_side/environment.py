@@ -50,5 +50,8 @@ if GRADED:
         get_ipython().InteractiveTB.set_mode(mode="Plain")
 
 tf.get_logger().setLevel(logging.ERROR)
+# Ampere and newer GPUs (Colab's A100 and L4) multiply float32 matrices in TensorFloat-32 by default, about
+# 1e-3 relative error: the checks' float32 tolerance (1e-5) would fail correct answers there. Full float32.
+tf.config.experimental.enable_tensor_float_32_execution(False)
 keras.utils.set_random_seed(0)
 np.set_printoptions(precision=4, suppress=True)
