@@ -832,3 +832,20 @@ def test_gradient_doctor_does_not_take_a_tensor_made_before_it_for_numpy_data():
         return tf.reduce_sum(tf.square(tf.matmul(data, used) - targets))
     diagnosis = gradient_doctor(loss, [unused, used])
     assert diagnosis.causes == ["unused"], str(diagnosis)
+
+
+def test_a_nan_the_weights_already_hold_is_said_once_where_it_began_and_never_given_a_cause():
+    w = tf.Variable([[1.0], [2.0]], name="w")
+    x = tf.constant([[1.0, 0.0], [0.0, 1.0]])
+    with tape_doctor(report=False) as doctor:
+        for _ in range(3):  # the first step's gradient is NaN (a norm at 0); the update makes w NaN
+            with tf.GradientTape() as tape:
+                loss = tf.norm(tf.matmul(x, w) - tf.matmul(x, w))
+            w.assign_sub(0.1 * tape.gradient(loss, w))
+    assert doctor.causes == ["nan_at_zero"], str(doctor)
+    with tape_doctor(report=False) as doctor:  # w holds NaN before the doctor starts: no cause is in sight
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(tf.exp(tf.matmul(x, w)))
+        tape.gradient(loss, w)
+    assert doctor.causes == [] and not doctor.connected, str(doctor)
+    assert "already holds NaN" in str(doctor), str(doctor)

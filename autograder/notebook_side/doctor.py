@@ -19,7 +19,7 @@ import traceback
 import numpy as np
 
 from .doctor_causes import CAUSES, Finding, Findings, show_causes  # noqa: F401 (the doctor's public names)
-from .doctor_graph import Walk, _finite, _has_value, _valued_recorder
+from .doctor_graph import ALREADY_NAN, Walk, _finite, _has_value, _valued_recorder
 from .doctor_graph import _where as _where_of
 from .doctor_recorder import _TOOL_FILES, Recorder, TapeRecord, _code_line, _is_variable, _learner_file
 from .doctor_recorder import _learner_place, _library_file, _names_of, _raw_variable  # noqa: F401 (checks use _library_file)
@@ -76,9 +76,10 @@ def _named_sources(sources):
 class Diagnosis(Findings):
     """gradient_doctor's answer for one computation."""
 
-    def __init__(self, findings, sources_seen="", asked=1):
+    def __init__(self, findings, sources_seen="", asked=1, already_nan=()):
         self.findings = list(findings)
         self.asked = asked
+        self.already_nan = list(already_nan)
         self._seen = sources_seen
 
     def all_well(self):
@@ -146,7 +147,8 @@ def gradient_doctor(compute, sources):
                             "not a tensor", _returned_line(compute))])
         doctor.compute_arrays = _arrays_seen_by(compute)
         doctor.diagnose(tape, target, watchable)
-    return Diagnosis(doctor.findings + findings, ", ".join(str(name) for name in names), asked=len(named))
+    return Diagnosis(doctor.findings + findings, ", ".join(str(name) for name in names), asked=len(named),
+                     already_nan=doctor.already_nan)
 
 
 def _as_tensor(value):
@@ -222,9 +224,11 @@ class tape_doctor(Findings):
         import tensorflow as tf
 
         self.findings = []
+        self.already_nan = []  # sources whose NaN came from a Variable that held NaN before (no cause in sight)
         self.asked = 0
         self.error = None
         self._said = set()
+        self._said_at = {}  # (source, the gradient call's place) -> the first finding said for it
         self._were_variables = set()  # names that held a Variable when a gradient was asked for it
         self.recorder = Recorder()
         self.recorder.on_call = self._check_function_call
@@ -434,6 +438,15 @@ class tape_doctor(Findings):
             found = [Finding(f.source, "inner_gradient_outside", f.detail + " (the computation after the inner "
                              "gradient ran after the block too)", f.where) if f.cause == "outside_tape" else f
                      for f in found]
+        stale = [finding for finding in found if finding.cause == ALREADY_NAN]
+        found = [finding for finding in found if finding.cause != ALREADY_NAN]
+        if not any(finding.cause.startswith("nan_") for finding in self.findings + found):
+            self.already_nan += [finding for finding in stale if finding.source not in
+                                 {earlier.source for earlier in self.already_nan}]
+        # a loop asks the same gradient again: the first answer saw the most of the program (the record
+        # keeps the last two tape blocks), so a later one for the same source at the same call is left out
+        found = [finding for finding in found if self._said_at.setdefault((finding.source, str(place)), finding)
+                 is finding]
         for finding in found:
             self._add(finding)
         return found
@@ -478,6 +491,10 @@ class tape_doctor(Findings):
             value_of_target = computed.get(id(inner_target))
             finding = walk.why_nan(label, _inside(graph, source, walk.recorder._graph_values), value_of_target) \
                 if value_of_target is not None else None
+            if finding is not None and finding.cause == ALREADY_NAN:
+                if not any(earlier.cause.startswith("nan_") for earlier in self.findings):
+                    self.already_nan.append(finding)
+                continue
             self._add(finding or Finding(label, "nan_at_zero", "the gradient the tf.function computed has NaN or "
                                          "inf entries", str(place or "")))
         self._symbolic = _without(self._symbolic, bad)  # said once

@@ -105,6 +105,7 @@ class Findings:
     findings = ()
     asked = 0  # how many gradients the doctor saw come back
     unchecked = 0  # gradients asked inside a tf.function whose values the doctor could not check
+    already_nan = ()  # findings (not causes) of a NaN that a Variable held before the doctor saw it made
     error = None  # the exception the block raised, if any
 
     @property
@@ -113,7 +114,8 @@ class Findings:
 
     @property
     def connected(self):
-        return not self.findings and self.asked > 0 and self.error is None and not self.unchecked
+        return (not self.findings and self.asked > 0 and self.error is None and not self.unchecked
+                and not self.already_nan)
 
     def all_well(self):
         return "connected: every gradient is a finite tensor."
@@ -126,6 +128,12 @@ class Findings:
                     f"None or NaN ({str(self.error).splitlines()[0][:160] if str(self.error) else 'no message'}).")
         if not self.asked:
             return "no finding: no gradient was asked for in the block."
+        if self.already_nan:
+            first = self.already_nan[0]
+            return (f"no finding: the gradient for {first.source} is NaN or inf because a Variable it reads already "
+                    f"holds NaN or inf ({first.where}): an earlier update wrote them, out of the doctor's sight. Run "
+                    "the doctor around the first step whose loss or gradient turned NaN, from weights that are "
+                    "still finite.")
         if self.unchecked:
             return (f"no finding, but {self.unchecked} gradient(s) were computed inside a tf.function (model.fit's "
                     "train step, say) whose values the doctor could not check: run it eagerly "

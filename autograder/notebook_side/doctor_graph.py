@@ -20,6 +20,8 @@ _OVERFLOW_OPS = {"Exp", "Expm1", "Pow", "Square", "Mul", "Cosh", "Sinh", "Softpl
 _SELECT_OPS = {"Select", "SelectV2"}
 _NONE_GRADIENT_OPS = {"ArgMax", "ArgMin", "Round", "Floor", "Ceil", "Rint", "FloorDiv", "TruncateDiv"}  # grads are None
 _PREDICT_CALLS = {"predict", "predict_on_batch", "predict_step"}
+# Not a cause: the NaN was already in a Variable (an earlier update wrote it), so its origin is out of sight.
+ALREADY_NAN = "already_nan"
 _METRIC_CALLS = {"update_state", "result"}
 
 
@@ -450,6 +452,8 @@ class Walk:
                 origin = self._origin_of_bad([t for t in step.inputs if id(t) not in on_path and not _finite(t)])
                 if origin is not None:
                     step, inputs_fine = origin, True
+            if outputs_bad and inputs_fine and step.type == "ReadVariableOp":
+                return Finding(label, ALREADY_NAN, "a Variable it reads already holds inf or NaN", _where(step))
             if outputs_bad and inputs_fine and self.functions.get(step.type) is not None:
                 inside = self._bad_inside_function(label, step, target)
                 if inside is not None:
@@ -504,6 +508,8 @@ class Walk:
                     _finite(t) for t in step.inputs if _has_value(t)):
                 later = [other for other in inner.recorder.steps if other.type in _SELECT_OPS
                          and other.clock > step.clock]
+                if step.type == "ReadVariableOp":
+                    return Finding(label, ALREADY_NAN, "a Variable it reads already holds inf or NaN", _where(step))
                 if later and _finite(target):
                     return Finding(label, "nan_unsafe_where", f"{step.type} gives inf or NaN in the branch tf.where "
                                    "did not pick, and 0 times inf is NaN", _where(step))
