@@ -849,3 +849,61 @@ def test_a_nan_the_weights_already_hold_is_said_once_where_it_began_and_never_gi
         tape.gradient(loss, w)
     assert doctor.causes == [] and not doctor.connected, str(doctor)
     assert "already holds NaN" in str(doctor), str(doctor)
+
+
+def test_the_lines_named_are_the_ones_a_reader_changes():
+    model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2), keras.layers.BatchNormalization()])
+    x = tf.ones((4, 3))
+    with tape_doctor(report=False) as doctor:
+        params = model.variables
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(model(x, training=True))
+        tape.gradient(loss, params)
+    assert set(doctor.causes) == {"wrong_variables"}, str(doctor)
+    assert "params = model.variables" in doctor.findings[0].where  # the list, not the gradient call
+
+    count = tf.Variable(3, name="count")  # an int32 Variable
+    with tape_doctor(report=False) as doctor:
+        with tf.GradientTape() as tape:
+            y = tf.cast(count, tf.float32) ** 2
+        tape.gradient(y, count)
+    assert doctor.causes == ["integer_dtype"] and "tf.Variable(3" in doctor.findings[0].where, str(doctor)
+
+    def features(t):
+        return tf.concat([t, t], axis=0)
+
+    t = tf.constant([1.0, 2.0])
+    with tape_doctor(report=False) as doctor:
+        with tf.GradientTape() as tape:
+            z = tf.reduce_sum(features(t))
+            tape.watch(t)
+        tape.gradient(z, t)
+    assert doctor.causes == ["watched_too_late"], str(doctor)
+    where = doctor.findings[0].where
+    assert "tape.watch(t)" in where and "z = tf.reduce_sum(features(t))" in where, where
+
+
+def test_a_block_result_used_after_the_block_is_named_before_a_value_made_before_it():
+    """`baseline` made before the block is meant as a constant; the ratio computed after the block is the bug."""
+    w = tf.Variable([1.0, 2.0], name="w")
+    with tape_doctor(report=False) as doctor:
+        baseline = tf.reduce_sum(w) + 0.5
+        with tf.GradientTape() as tape:
+            current = tf.reduce_sum(w * w)
+        ratio = tf.exp(current - baseline)
+        tape.gradient(ratio, w)
+    assert doctor.causes == ["outside_tape"], str(doctor)
+    assert "ratio = tf.exp(current - baseline)" in doctor.findings[0].where, str(doctor)
+
+
+def test_a_watched_tensor_read_by_numpy_is_said_to_leave_tensorflow():
+    scale = np.array([2.0, 4.0], "float32")
+    x = tf.constant([1.0, 3.0])
+    with tape_doctor(report=False) as doctor:
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            scaled = tf.convert_to_tensor(np.asarray(x) / scale)
+            y = tf.reduce_sum(scaled ** 2)
+        tape.gradient(y, x)
+    assert doctor.causes == ["left_tensorflow"], str(doctor)
+    assert "np.asarray(x) / scale" in doctor.findings[0].where, str(doctor)

@@ -13,7 +13,11 @@ from doctor_corpus import programs, run, table, verdict  # noqa: E402
 CAUSE_FLOOR = 0.95  # tape_doctor, broken programs: the right cause
 LINE_FLOOR = 0.9  # tape_doctor, broken programs: the right cause and a line an expert named
 REPORTED_CAUSE_FLOOR = 0.85  # tape_doctor, real reports (their fixed versions are held to no false alarm)
-GRADIENT_DOCTOR_CAUSE_FLOOR = 0.8
+GRADIENT_DOCTOR_CAUSE_FLOOR = 0.9
+# unseen/ was measured once as it came (the notes keep those numbers); what the doctor has reached on it since
+# may not slip back
+UNSEEN_CAUSE_FLOOR = 0.9
+UNSEEN_LINE_FLOOR = 0.8
 
 
 @pytest.fixture(scope="module")
@@ -57,3 +61,8 @@ def test_the_cause_and_the_line_on_broken_programs(results):
     assert sum(verdict(r)[0] for r in reported) / len(reported) >= REPORTED_CAUSE_FLOOR
     row = rows[("gradient_doctor", "all broken")]
     assert row["cause right"] / row["programs"] >= GRADIENT_DOCTOR_CAUSE_FLOOR, dict(row)
+    unseen = [r for r in results if r.doctor == "tape_doctor" and r.program.folder == "unseen"
+              and r.program.causes != {"connected"}]
+    assert sum(verdict(r)[0] for r in unseen) / len(unseen) >= UNSEEN_CAUSE_FLOOR
+    with_lines = [r for r in unseen if r.program.lines]
+    assert sum(bool(verdict(r)[1]) for r in with_lines) / len(with_lines) >= UNSEEN_LINE_FLOOR

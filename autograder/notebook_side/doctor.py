@@ -386,8 +386,14 @@ class tape_doctor(Findings):
             self._add(Finding("the list of sources", "wrong_variables", "it is empty: taken before the model "
                               "was built?", _list_taken_at(frame, sources, place) or str(place or "")))
         labelled = [(name or _source_label(source, index), source) for index, (name, source) in enumerate(named)]
-        self.diagnose(tape, target, labelled, tf.nest.flatten(result), place=place, record=record,
-                      watched_variables=watched_variables, frame=frame)
+        found = self.diagnose(tape, target, labelled, tf.nest.flatten(result), place=place, record=record,
+                              watched_variables=watched_variables, frame=frame)
+        taken = _list_taken_at(frame, sources, place) if isinstance(sources, (list, tuple)) and sources else ""
+        if taken and taken != str(place):  # `params = model.variables` a few lines up: that is the line to change
+            for finding in found:
+                if finding.cause == "wrong_variables" and finding in self.findings:
+                    self.findings[self.findings.index(finding)] = finding._replace(
+                        where=f"{taken} (the list), asked at {place}")
         for name, source in named:
             if name and _is_variable(source):
                 self._were_variables.add(name)
@@ -604,7 +610,8 @@ class tape_doctor(Findings):
                            "tensors and Variables only (tf.convert_to_tensor it first)", here)
         if _is_integer(source):
             return Finding(label, "integer_dtype", f"its dtype is {_dtype_text(source)}",
-                           self._made_at(walk, source) or self._watched_at(record, source) or here)
+                           (_definition_line(frame, source) if _is_variable(source) else self._made_at(walk, source))
+                           or self._watched_at(record, source) or here)
         if _is_variable(source):
             return self._why_none_variable(walk, record, tape, target, source, label, watched_variables, sources,
                                            here, frame)
@@ -687,8 +694,10 @@ class tape_doctor(Findings):
             early = sorted((step for step in walk.consumers.get(id(source), ()) if step in up
                             and record.entered < step.clock < watch_clocks[0]), key=lambda step: step.clock)
             if early:
+                used = early[0].place.nearest(record.function) if early[0].place is not None else None
+                watch = next((where for item, _, where, _ in record.watched if item is source and where), None)
                 return Finding(label, "watched_too_late", f"it is used at {early[0].place}, before it is watched",
-                               str(early[0].place or ""))
+                               f"{watch}, after its use at {used}" if watch and used else str(used or ""))
         down, _ = walk.descendants(walk.start_ids(source))
         if not down:
             whole = self._fed_the_whole(walk, source, target)
@@ -959,9 +968,10 @@ def _list_taken_at(frame, sources, place):
         for attribute, value in list(getattr(owner, "__dict__", {}).items()):
             if value is sources:
                 names.append(attribute)
-    for name in names:
-        for number, line in enumerate(linecache.getlines(place[0]), start=1):
-            if re.match(rf"\s*(self\.)?{re.escape(name)}\s*=[^=]", line):
+    lines = linecache.getlines(place[0])
+    for name in names:  # the nearest binding above the gradient call, else the first in the file
+        for number in list(range(min(place[1], len(lines)), 0, -1)) + list(range(1, len(lines) + 1)):
+            if re.match(rf"\s*(self\.)?{re.escape(name)}\s*=[^=]", lines[number - 1]):
                 return _code_line(place[0], number)
     return ""
 

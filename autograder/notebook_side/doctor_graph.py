@@ -200,7 +200,7 @@ class Walk:
         record: the asked tape's TapeRecord; unasked: trainable variables the tape watched that reach
         the target but were not asked for (the model the loss really trains); asked_at: the gradient call.
         """
-        self.asked_at = asked_at
+        self.asked_at, self._record = asked_at, record
         starts = self.start_ids(source)
         down, reached = self.descendants(starts)
         up, ancestors = self.ancestors(target)
@@ -252,6 +252,8 @@ class Walk:
                                    "asked after the tape's block had closed", _where(inner) or _where(step))
                 if unasked and self._joins_as_fixed_value(path, step, tape):
                     return self._another_models(label, unasked, step)
+                if step.clock < record.entered:  # a value made before the block is often meant as a constant:
+                    step = self._taken_out_of_block(float_path, tape, record) or step  # the block's result used after it
                 when = "before the `with` block began" if step.clock < record.entered else (
                     "after the `with` block had closed" if record.exited and step.clock > record.exited
                     else "while the tape was not recording")
@@ -271,6 +273,15 @@ class Walk:
             if any(id(t) in carried for t in step.inputs) and not any(_floating(t) for t in step.outputs) and any(
                     id(t) in ancestors for t in step.outputs):
                 return self._classify_stop(label, step, integer=True, unasked=unasked)
+        return None
+
+    def _taken_out_of_block(self, float_path, tape, record):
+        """The first step after the block closed that goes on with a value the block recorded, or None."""
+        recorded = {id(t) for step in float_path if tape in step.recording for t in step.outputs}
+        for step in float_path:
+            if record.exited and step.clock > record.exited and tape not in step.recording and any(
+                    id(t) in recorded for t in step.inputs):
+                return step
         return None
 
     def _inside_function(self, label, call, graph, carried, ancestors, record, unasked):
@@ -366,10 +377,17 @@ class Walk:
             return Finding(label, "left_tensorflow", f"{_how(how)} turned a tensor that depends on it into "
                            "NumPy or Python values", str(place))
         self._up_steps = up
-        made_from_numpy = self._made_from_numpy(ordered, ancestors)
+        made_from_numpy = self._made_from_numpy(ordered, ancestors) if ordered else ""
         if made_from_numpy:
             return Finding(label, "left_tensorflow", "the target was computed from NumPy values made after its "
                            "value had been used: the tape cannot follow a value through NumPy", made_from_numpy)
+        if not down and not _is_variable(source) and any(item is source for item, *_ in self._record.watched):
+            # watched, then used by no operation: NumPy reads a tensor without one (np.asarray, np.exp)
+            made = self._made_from_numpy([], ancestors)
+            if made:
+                return Finding(label, "left_tensorflow", "no operation used the watched tensor, and the target was "
+                               "computed from NumPy values that entered here: if they came from it, the tape cannot "
+                               "follow a value through NumPy", made)
         if not down:
             detail = "the computation never reads it" if _is_variable(source) else "the computation never uses it"
             if unasked:
@@ -399,9 +417,7 @@ class Walk:
 
     def _made_from_numpy(self, ordered, ancestors):
         """Where the target's computation took in a tensor made from NumPy values after the source was used."""
-        if not ordered:
-            return ""
-        first = ordered[0].clock
+        first = ordered[0].clock if ordered else 0
         made = [(clock, place) for key, (tensor, place, clock) in self.recorder.leaves.items()
                 if key in ancestors and clock > first and place is not None]
         # TensorFlow converts an array handed straight to an operation (tf.maximum(array, 0.0)) in C++:
