@@ -907,3 +907,19 @@ def test_a_watched_tensor_read_by_numpy_is_said_to_leave_tensorflow():
         tape.gradient(y, x)
     assert doctor.causes == ["left_tensorflow"], str(doctor)
     assert "np.asarray(x) / scale" in doctor.findings[0].where, str(doctor)
+
+
+FROZEN_SCALE = tf.Variable(2.0, trainable=False, name="frozen_scale")
+
+
+def _loss_without_return(x):
+    loss = tf.reduce_sum(FROZEN_SCALE * x ** 2)  # the result it forgets to return
+
+
+def test_gradient_doctor_names_the_line_that_made_the_source_and_the_result_not_returned():
+    diagnosis = gradient_doctor(lambda: tf.reduce_sum(FROZEN_SCALE * 3.0), [FROZEN_SCALE])
+    assert diagnosis.causes == ["not_trainable"], str(diagnosis)
+    assert "FROZEN_SCALE = tf.Variable(2.0, trainable=False" in diagnosis.findings[0].where, str(diagnosis)
+    diagnosis = gradient_doctor(lambda x: _loss_without_return(x), [tf.constant([1.0, 2.0])])
+    assert diagnosis.causes == ["no_target"], str(diagnosis)
+    assert "loss = tf.reduce_sum(FROZEN_SCALE * x ** 2)" in diagnosis.findings[0].where, str(diagnosis)

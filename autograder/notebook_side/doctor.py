@@ -15,6 +15,7 @@ import linecache
 import re
 import sys
 import traceback
+import types
 
 import numpy as np
 
@@ -123,6 +124,10 @@ def gradient_doctor(compute, sources):
         elif _is_variable(value) and not _raw_variable(value).trainable:
             findings.append(Finding(name, "not_trainable", "trainable=False: a tape does not watch it by "
                                     "itself (the doctor watched it to look further)", ""))
+    defined = _namespace_of(compute)
+    findings = [finding._replace(where=finding.where or _definition_line(defined, value) or _bound_line(defined, value))
+                if finding.cause in ("not_trainable", "integer_dtype") else finding
+                for finding, (_, value) in _with_values(findings, zip(names, named))]
     found = {finding.source for finding in findings}
     watchable = [(name, value) for name, (_, value) in zip(names, named) if name not in found]
     with tape_doctor(report=False) as doctor:  # also sees the tapes inside compute (a gradient penalty)
@@ -136,9 +141,11 @@ def gradient_doctor(compute, sources):
                 if not doctor.findings:
                     raise
                 target = None
-        if target is None:
+            last = next((step.place for step in reversed(doctor.recorder.steps) if step.place is not None), None)
+        if target is None:  # the line of the last operation compute ran: the result it forgot to return
             return Diagnosis(doctor.findings + findings or
-                             [Finding("the target", "no_target", "compute(...) returned None", "")])
+                             [Finding("the target", "no_target", "compute(...) returned None; its last operation "
+                                      "ran here", str(last or ""))])
         if not tf.is_tensor(target):
             target = _as_tensor(target)
             if target is None:
@@ -986,6 +993,36 @@ def _program_arrays(frame):
                     arrays.append(value)
         frame = frame.f_back
     return arrays
+
+
+def _namespace_of(compute):
+    """A stand-in for the learner's frame around a computation: its module's names and its closure's, its file."""
+    names = dict(getattr(compute, "__globals__", {}))
+    code = getattr(compute, "__code__", None)
+    for name, cell in zip(getattr(code, "co_freevars", ()), getattr(compute, "__closure__", None) or ()):
+        try:
+            names[name] = cell.cell_contents
+        except ValueError:  # an empty cell
+            pass
+    return types.SimpleNamespace(f_locals=names, f_globals=names, f_code=code) if code is not None else None
+
+
+def _with_values(findings, named):
+    """Each finding with the value of the source it names."""
+    values = {name: value for name, (_, value) in named}
+    return [(finding, (finding.source, values.get(finding.source))) for finding in findings]
+
+
+def _bound_line(frame, value):
+    """The line that bound a name the frame holds `value` by (`v0 = tf.constant(20)`)."""
+    if frame is None:
+        return ""
+    filename = frame.f_code.co_filename
+    for name in _names_of(frame, value):
+        for number, line in enumerate(linecache.getlines(filename), start=1):
+            if re.match(rf"\s*{re.escape(name)}\s*=[^=]", line):
+                return _code_line(filename, number)
+    return ""
 
 
 def _arrays_seen_by(compute):
