@@ -923,3 +923,77 @@ def test_gradient_doctor_names_the_line_that_made_the_source_and_the_result_not_
     diagnosis = gradient_doctor(lambda x: _loss_without_return(x), [tf.constant([1.0, 2.0])])
     assert diagnosis.causes == ["no_target"], str(diagnosis)
     assert "loss = tf.reduce_sum(FROZEN_SCALE * x ** 2)" in diagnosis.findings[0].where, str(diagnosis)
+
+
+def test_a_loss_term_computed_and_left_out_is_unused_even_behind_a_stop_gradient():
+    """An actor-critic: the advantage reaches the policy loss through tf.stop_gradient (on purpose), and the
+    value loss is computed but never added: the critic's None is the missing term, not a choice."""
+    critic = tf.Variable([0.5, -0.5], name="critic")
+    returns = tf.constant([1.0, 2.0])
+    log_probs = tf.constant([-0.1, -0.7])
+    with tape_doctor(report=False) as doctor:
+        with tf.GradientTape() as tape:
+            advantage = returns - critic
+            policy_loss = -tf.reduce_mean(log_probs * tf.stop_gradient(advantage))
+            value_loss = tf.reduce_mean(tf.square(advantage))  # noqa: F841 (the term left out)
+            loss = policy_loss + 0.0
+        tape.gradient(loss, critic)
+    assert doctor.causes == ["unused"], str(doctor)
+    assert "loss = policy_loss + 0.0" in doctor.findings[0].where, str(doctor)
+    with tape_doctor(report=False) as doctor:  # the same without the value loss: the stop_gradient is the answer
+        with tf.GradientTape() as tape:
+            loss = -tf.reduce_mean(log_probs * tf.stop_gradient(returns - critic))
+        tape.gradient(loss, critic)
+    assert doctor.causes == ["none_is_correct"], str(doctor)
+
+
+def test_an_argmax_is_named_before_a_shape_taken_of_the_same_scores():
+    query = tf.Variable([[1.0], [0.5]], name="query")
+    tokens = tf.random.normal((2, 3, 2))
+    with tape_doctor(report=False) as doctor:
+        with tf.GradientTape() as tape:
+            scores = tf.squeeze(tf.matmul(tokens, query), -1)
+            scores = tf.where(scores > -5.0, scores, tf.fill(tf.shape(scores), -1e9))
+            picked = tf.gather(tokens, tf.argmax(scores, axis=1), batch_dims=1)
+            loss = tf.reduce_sum(picked)
+        tape.gradient(loss, query)
+    assert doctor.causes == ["not_differentiable"], str(doctor)
+    assert "tf.argmax" in doctor.findings[0].where, str(doctor)
+
+
+def test_variables_asked_at_an_earlier_call_of_a_persistent_tape_are_not_another_models():
+    encoder, critic = tf.Variable([1.0, 2.0], name="encoder"), tf.Variable([0.5, 0.5], name="critic")
+    with tape_doctor(report=False) as doctor:
+        with tf.GradientTape(persistent=True) as tape:
+            features = encoder * 3.0
+            critic_loss = tf.reduce_sum(critic * tf.stop_gradient(features))
+        tape.gradient(critic_loss, critic)
+        tape.gradient(critic_loss, encoder)  # None on purpose: the critic is trained on fixed features
+    assert doctor.causes == ["none_is_correct"], str(doctor)
+
+
+def test_an_inner_gradients_output_bias_is_right_to_be_none_also_next_to_another_mistake():
+    weight, bias = tf.Variable(2.0, name="weight"), tf.Variable(0.5, name="bias")
+    x = tf.constant(1.5)
+    with tape_doctor(report=False) as doctor:
+        with tf.GradientTape(persistent=True) as outer:
+            with tf.GradientTape() as inner:
+                inner.watch(x)
+                energy = weight * x ** 2 + bias
+        force = inner.gradient(energy, x)  # after the outer block: the mistake
+        loss = tf.square(force - 1.0)
+        outer.gradient(loss, [weight, bias])
+    said = {finding.source: finding.cause for finding in doctor.findings}
+    assert said == {"weight": "inner_gradient_outside", "bias": "none_is_correct"}, str(doctor)
+
+
+def test_model_fit_nan_names_the_division_in_a_tf_where_branch_not_the_models_activation():
+    model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1, activation="softplus")])
+
+    def relative_error(y_true, y_pred):
+        return tf.reduce_mean(tf.where(y_true > 0, tf.abs(y_true - y_pred) / y_true, tf.abs(y_pred)))
+    model.compile(optimizer="sgd", loss=relative_error)
+    with tape_doctor(report=False) as doctor:
+        model.fit(np.ones((8, 3), "float32"), np.zeros((8, 1), "float32"), epochs=2, verbose=0, batch_size=8)
+    assert set(doctor.causes) == {"nan_unsafe_where"}, str(doctor)
+    assert "tf.abs(y_true - y_pred) / y_true" in doctor.findings[0].where, str(doctor)

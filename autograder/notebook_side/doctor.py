@@ -372,6 +372,7 @@ class tape_doctor(Findings):
         if record is None:
             return None
         record.gradient_clocks.append(self.recorder.tick())
+        self.recorder.gradient_targets.update(id(t) for t in _flat_tensors(target))
         watched_variables = tape.watched_variables() if tape._tape is not None else ()
         if target is None:  # TensorFlow raises a TypeError next; the finding says where the None came from
             self._add(Finding("the target", "no_target", "tape.gradient was asked for the gradient of None",
@@ -404,6 +405,7 @@ class tape_doctor(Findings):
         for name, source in named:
             if name and _is_variable(source):
                 self._were_variables.add(name)
+        record.asked.update(id(_raw_variable(source)) for source in flat if _is_variable(source))
 
     # -- the reasons
     def diagnose(self, tape, target, labelled, results=None, place=None, record=None, watched_variables=None,
@@ -563,6 +565,19 @@ class tape_doctor(Findings):
                      ("nan_at_zero", {"Sqrt", "Rsqrt", "Log", "Log1p", "Reciprocal", "RealDiv", "Xlogy",
                                       "EuclideanNorm", "Atanh", "Acos", "Asin"}))
             found = None
+            selects = [step for step in path if step.type in ("Select", "SelectV2")]
+            risky = {name for _, types in kinds for name in types}
+            if selects:  # the operation nearest to a tf.where's branch: the unsafe branch's own
+                branches = set()
+                for select in selects:
+                    for branch in select.inputs[1:]:
+                        branches |= walk.ancestors(branch)[0]
+                feeding = [step for step in path if step in branches and step.type in risky]
+                if feeding:
+                    step = max(feeding, key=lambda step: step.clock)
+                    found = Finding(label, "nan_unsafe_where", f"{seen}; {step.type} in a branch of a tf.where on "
+                                    "the gradient's path can make them (the doctor could not run the graph again "
+                                    "on the values it had)", _where_of(step))
             for step in path:
                 for cause, types in kinds:
                     if step.type in types and found is None:
@@ -648,7 +663,7 @@ class tape_doctor(Findings):
 
     def _unasked(self, walk, record, target, sources, watched_variables):
         """Names of trainable variables the tape recorded on the way to the target that were not asked for."""
-        asked = {id(_raw_variable(s)) for s in sources if _is_variable(s)}
+        asked = {id(_raw_variable(s)) for s in sources if _is_variable(s)} | record.asked
         names = []
         for variable in watched_variables:
             if id(variable) in asked or not variable.trainable:
@@ -726,6 +741,8 @@ class tape_doctor(Findings):
             return None
         up, _ = walk.ancestors(target)
         for step in sorted(up, key=lambda s: s.clock):
+            if record is not None and step.clock < record.entered:
+                continue  # before the block: a constant the program computed (a style target), not the feed
             for tensor in step.inputs:
                 made = self.recorder.made.get(id(tensor))
                 if tensor is source or not (made and made[2]):  # only tensors made from NumPy arrays
@@ -814,6 +831,15 @@ def _takes_gradients(graph, depth=0):
 def _keras_own(variable):
     """A Keras layer's variable (a moving mean, a seed state): Keras Variables have a path."""
     return isinstance(getattr(variable, "path", None), str)
+
+
+def _flat_tensors(structure):
+    try:
+        import tensorflow as tf
+
+        return [t for t in tf.nest.flatten(structure) if tf.is_tensor(t)]
+    except Exception:  # noqa: BLE001
+        return []
 
 
 def _optionals_opened(result):

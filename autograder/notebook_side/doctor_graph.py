@@ -206,6 +206,7 @@ class Walk:
         up, ancestors = self.ancestors(target)
         path = sorted(down & up, key=lambda step: step.clock)
         tape = id(record.tape)
+        self._starts, self._up, self._tape = starts, up, tape
         if path:
             found = self._break_on_path(label, path, starts, ancestors, tape, record, unasked)
             if found is None and any(step.during not in (None, tape) for step in path):
@@ -237,11 +238,13 @@ class Walk:
     def _break_on_path(self, label, path, starts, ancestors, tape, record, unasked):
         float_path, carried = self._float_path(path, starts)
         if path[-1] not in float_path:
-            # every way to the target goes through integers or booleans: the first step that leaves floats
-            for step in path:
-                if any(id(t) in carried for t in step.inputs) and not any(
-                        _floating(t) for t in step.outputs if id(t) in ancestors):
-                    return self._classify_stop(label, step, integer=True, unasked=unasked)
+            # every way to the target goes through integers or booleans: the first step that leaves floats,
+            # by its value (an argmax) before by its shape (a tf.fill of the same shape is no dependence)
+            leaving = [step for step in path if any(id(t) in carried for t in step.inputs) and not any(
+                _floating(t) for t in step.outputs if id(t) in ancestors)]
+            by_value = [step for step in leaving if step.type not in _SHAPE_OPS and not self._only_a_condition(step)]
+            if leaving:
+                return self._classify_stop(label, (by_value or leaving)[0], integer=True, unasked=unasked)
         for step in float_path:
             if step.type == "Placeholder":
                 continue
@@ -274,6 +277,12 @@ class Walk:
                     id(t) in ancestors for t in step.outputs):
                 return self._classify_stop(label, step, integer=True, unasked=unasked)
         return None
+
+    def _only_a_condition(self, step):
+        """Whether a step's values only choose between a tf.where's branches (a condition never has a gradient)."""
+        users = [(user, tensor) for tensor in step.outputs for user in self.consumers.get(id(tensor), ())]
+        return bool(users) and all(user.type in _SELECT_OPS and user.inputs and user.inputs[0] is tensor
+                                   for user, tensor in users)
 
     def _taken_out_of_block(self, float_path, tape, record):
         """The first step after the block closed that goes on with a value the block recorded, or None."""
@@ -348,6 +357,11 @@ class Walk:
         if step.type in ("StopGradient", "PreventGradient"):
             if unasked:
                 return self._another_models(label, unasked, step)
+            dropped, goes_on = self._dropped_result()
+            if dropped is not None:  # an actor-critic's value loss, computed and left out of the loss
+                return Finding(label, "unused", f"besides the way tf.stop_gradient keeps fixed (at {step.place}), "
+                               f"its value goes into a result the target never uses ({dropped.place}); the target's "
+                               "computation goes on without it here", str(goes_on or dropped.place or ""))
             return Finding(label, "none_is_correct", "tf.stop_gradient stops it on purpose here: the program "
                            "keeps this part fixed (remove the stop_gradient if it should learn)", place)
         if step.type in _SHAPE_OPS:
@@ -361,6 +375,22 @@ class Walk:
             dtype = step.outputs[0].dtype.name
             return Finding(label, "integer_dtype", f"{step.type} gives {dtype} values, which carry no gradient", place)
         return Finding(label, "not_differentiable", f"{step.type} has no gradient", place)
+
+    def _dropped_result(self):
+        """(a scalar the source's value reached in the tape's block that nothing used, the first step after it on
+        the target's way) or (None, None): a loss term computed and left out."""
+        # reached by a way a gradient could take (not through the stop_gradient, nor an argmax for a metric)
+        down, _ = self.descendants(self._starts, only=lambda step: step.type not in ("StopGradient", "PreventGradient")
+                                   and _has_gradient(step, self.functions))
+        ends = [step for step in down if step not in self._up and self._tape in step.recording
+                and step.place is not None and any(_floating(t) and t.shape.rank == 0 for t in step.outputs)
+                and not any(self.consumers.get(id(t)) for t in step.outputs)]
+        if not ends:
+            return None, None
+        dropped = max(ends, key=lambda step: step.clock)
+        after = sorted((step for step in self._up if step.clock > dropped.clock and step.place is not None),
+                       key=lambda step: step.clock)
+        return dropped, after[0].place if after else None
 
     def _no_path(self, label, source, down, reached, up, ancestors, unasked):
         """No operation leads from the source to the target: where its value went instead."""
@@ -408,6 +438,10 @@ class Walk:
             if any(word in step.type for word in _STATEFUL_WORDS):
                 return Finding(label, "stateful", f"its value goes into {step.type}, which keeps state and has no "
                                "gradient", _where(step))
+        if reached & self.recorder.gradient_targets and any(step.during is not None for step in up):
+            return Finding(label, "none_is_correct", "its value reaches the target of a gradient the target is "
+                           "computed from, and that gradient does not depend on it (an output bias in an input "
+                           "gradient)", "")
         last = max(ordered, key=lambda step: step.clock)
         after = sorted((step for step in up if step.clock > last.clock and step.place is not None),
                        key=lambda step: step.clock)

@@ -127,6 +127,7 @@ class TapeRecord:
         self.exited = None
         self.watched = []  # (object, names it had in the learner's frame, place, clock)
         self.gradient_clocks = []
+        self.asked = set()  # ids of the Variables any gradient call of this tape asked for (a persistent tape's too)
         self.function = (place.outer[0][0], place.outer[0][2]) if place is not None else None  # the block's
 
     def watched_ids(self):
@@ -151,6 +152,7 @@ class Recorder:
         self.all_tapes = []
         self.open = []  # TapeRecords whose block runs now
         self.gradients = []  # the tapes whose gradient call runs now (innermost last)
+        self.gradient_targets = set()  # ids of the targets tape.gradient was asked to differentiate
         self.functions = {}  # a tf.function's runtime name -> its graph
         self.on_call = None  # called with (graph, arguments) before a tf.function runs
         self.before_function = None  # called with (function, args, kwargs) before a tf.function runs
