@@ -997,3 +997,20 @@ def test_model_fit_nan_names_the_division_in_a_tf_where_branch_not_the_models_ac
         model.fit(np.ones((8, 3), "float32"), np.zeros((8, 1), "float32"), epochs=2, verbose=0, batch_size=8)
     assert set(doctor.causes) == {"nan_unsafe_where"}, str(doctor)
     assert "tf.abs(y_true - y_pred) / y_true" in doctor.findings[0].where, str(doctor)
+
+
+def _distances(a, b):
+    return np.linalg.norm(a - b, axis=1)  # NumPy reads the tensors: no operation records it
+
+
+def test_a_value_through_numpy_is_named_where_numpy_was_called_and_where_it_came_back():
+    w = tf.Variable([[1.0, 0.0], [0.0, 1.0]], name="w")
+    x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+    with tape_doctor(report=False) as doctor:
+        with tf.GradientTape() as tape:
+            d = _distances(tf.matmul(x, w), x + 1.0)
+            loss = tf.reduce_mean(tf.maximum(d - 0.5, 0.0))
+        tape.gradient(loss, w)
+    assert doctor.causes == ["left_tensorflow"], str(doctor)
+    where = doctor.findings[0].where
+    assert "np.linalg.norm(a - b, axis=1)" in where and "tf.maximum(d - 0.5, 0.0)" in where, where

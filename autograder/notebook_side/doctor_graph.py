@@ -1,10 +1,12 @@
 """The graph walk: from the recorded operations, where the gradient from a source to a target stops, and why."""
+import linecache
+import re
 import sys
 
 import numpy as np
 
 from .doctor_causes import Finding
-from .doctor_recorder import _TOOL_FILES, Recorder, Step, _is_variable, _op_place, _raw_variable
+from .doctor_recorder import _TOOL_FILES, Recorder, Step, _code_line, _is_variable, _op_place, _raw_variable
 
 _TOOL_FILES.add(sys._getframe().f_code.co_filename)
 
@@ -471,7 +473,11 @@ class Walk:
                 if not any(isinstance(array, np.ndarray) and array.shape == value.shape
                            and np.array_equal(array, value) for array in data):
                     made.append((step.clock, step.place))
-        return str(min(made, key=lambda item: item[0])[1]) if made else ""
+        if not made:
+            return ""
+        entered = min(made, key=lambda item: item[0])[1]
+        left = _numpy_call_before(entered)
+        return f"{left} (NumPy), back in TensorFlow at {entered}" if left else str(entered)
 
     def _state_reaches(self, step, up):
         """The first step on the way to the target that reads back the state an operation wrote, or None."""
@@ -641,6 +647,40 @@ def _valued_recorder(graph, computed, arguments):
             recorder.consumers.setdefault(id(tensor), []).append(step)
     recorder._graph_values = values
     return recorder
+
+
+_NUMPY_CALL = re.compile(r"\b(np|numpy)\.(?!random\.)[\w.]+\(")  # a NumPy function on values; not data made
+
+
+def _numpy_call_before(place):
+    """The line that called NumPy on the way to where NumPy values came back into TensorFlow: NumPy reads a
+    tensor through the buffer protocol, which no Python hook sees. The nearest such line above it in its
+    function, else one in the body of a function called on that line."""
+    filename, number = place[0], place[1]
+    lines = linecache.getlines(filename)
+    if not 0 < number <= len(lines):
+        return ""
+    indent = len(lines[number - 1]) - len(lines[number - 1].lstrip())
+    called = []
+    for above in range(number, max(number - 12, 0), -1):  # a few lines up, within the function
+        text = lines[above - 1]
+        if _NUMPY_CALL.search(text.split("#")[0]):
+            return _code_line(filename, above)
+        stripped = text.lstrip()
+        if stripped.startswith("def ") and len(text) - len(stripped) < indent:
+            break
+        called += [name for name in re.findall(r"\b([A-Za-z_]\w*)\(", text) if name not in called]
+    for name in called:
+        for start, text in enumerate(lines, start=1):
+            if re.match(rf"\s*def {re.escape(name)}\(", text):
+                depth = len(text) - len(text.lstrip())
+                for inside in range(start + 1, len(lines) + 1):
+                    body = lines[inside - 1]
+                    if body.strip() and len(body) - len(body.lstrip()) <= depth:
+                        break
+                    if _NUMPY_CALL.search(body.split("#")[0]):
+                        return _code_line(filename, inside)
+    return ""
 
 
 def _zero_in(tensor):
