@@ -1014,3 +1014,16 @@ def test_a_value_through_numpy_is_named_where_numpy_was_called_and_where_it_came
     assert doctor.causes == ["left_tensorflow"], str(doctor)
     where = doctor.findings[0].where
     assert "np.linalg.norm(a - b, axis=1)" in where and "tf.maximum(d - 0.5, 0.0)" in where, where
+
+
+def test_a_tensor_watched_while_the_computation_is_fed_its_numpy_array_is_watched_other_object():
+    weights = tf.Variable([[0.5], [-0.5]], name="weights")
+    image = np.array([[1.0, 2.0]], "float32")
+    with tape_doctor(report=False) as doctor:
+        x = tf.convert_to_tensor(image)
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            score = tf.reduce_sum(tf.matmul((image - 1.0) / 2.0, weights))
+        tape.gradient(score, x)
+    assert doctor.causes == ["watched_other_object"], str(doctor)
+    assert "tf.matmul((image - 1.0) / 2.0, weights)" in doctor.findings[0].where, str(doctor)

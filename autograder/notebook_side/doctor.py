@@ -561,7 +561,7 @@ class tape_doctor(Findings):
         for gradient, label, source, target, place in list(self._symbolic if entries is None else entries):
             walk = Walk(_valued_recorder(target.graph, {}, []))
             path = walk.path(source, target)
-            kinds = (("nan_overflow", {"Exp", "Expm1", "Softplus", "Cosh", "Sinh", "Pow"}),
+            kinds = (("nan_overflow", {"Exp", "Expm1", "Cosh", "Sinh", "Pow"}),  # (softplus is computed stably)
                      ("nan_at_zero", {"Sqrt", "Rsqrt", "Log", "Log1p", "Reciprocal", "RealDiv", "Xlogy",
                                       "EuclideanNorm", "Atanh", "Acos", "Asin"}))
             found = None
@@ -578,7 +578,11 @@ class tape_doctor(Findings):
                     found = Finding(label, "nan_unsafe_where", f"{seen}; {step.type} in a branch of a tf.where on "
                                     "the gradient's path can make them (the doctor could not run the graph again "
                                     "on the values it had)", _where_of(step))
-            for step in path:
+            # the learner's own functions first (a loss given to compile, a layer's call), then the library's
+            inside = [step for step in path if len(getattr(step.place, "outer", ())) > 1]
+            ordered = inside + [step for step in path if step not in inside]
+            divisions = {"RealDiv", "Reciprocal"}  # most divide by a count or a norm kept away from 0: last
+            for step in [s for s in ordered if s.type not in divisions] + [s for s in ordered if s.type in divisions]:
                 for cause, types in kinds:
                     if step.type in types and found is None:
                         unsafe = any(other.type in ("Select", "SelectV2") and other.clock > step.clock for other in path)

@@ -416,6 +416,10 @@ class Walk:
         if not down and not _is_variable(source) and any(item is source for item, *_ in self._record.watched):
             # watched, then used by no operation: NumPy reads a tensor without one (np.asarray, np.exp)
             made = self._made_from_numpy([], ancestors)
+            fed = _fed_the_array_instead(self.recorder.made.get(id(source)), made)
+            if fed:
+                return Finding(label, "watched_other_object", "the tape watched a tensor made from a NumPy array, but "
+                               "the computation was fed the array itself", fed)
             if made:
                 return Finding(label, "left_tensorflow", "no operation used the watched tensor, and the target was "
                                "computed from NumPy values that entered here: if they came from it, the tape cannot "
@@ -477,7 +481,7 @@ class Walk:
             return ""
         entered = min(made, key=lambda item: item[0])[1]
         left = _numpy_call_before(entered)
-        return f"{left} (NumPy), back in TensorFlow at {entered}" if left else str(entered)
+        return f"{left} (NumPy), back in TensorFlow at {entered}" if left and left != str(entered) else str(entered)
 
     def _state_reaches(self, step, up):
         """The first step on the way to the target that reads back the state an operation wrote, or None."""
@@ -647,6 +651,24 @@ def _valued_recorder(graph, computed, arguments):
             recorder.consumers.setdefault(id(tensor), []).append(step)
     recorder._graph_values = values
     return recorder
+
+
+def _fed_the_array_instead(made, entered):
+    """`x = tf.convert_to_tensor(image)` is watched, but the line where NumPy values entered the computation
+    names `image` and not `x`: that line (else "")."""
+    if not made or not made[1] or not entered:
+        return ""
+    filename, number = made[1][0], made[1][1]
+    text = linecache.getline(filename, number).split("#")[0]
+    match = re.match(r"\s*([A-Za-z_]\w*)\s*=\s*[\w.]*(?:convert_to_tensor|constant|Variable)\(\s*([A-Za-z_][\w.]*)", text)
+    line = re.search(r"line (\d+)", entered.split(" (NumPy)")[-1])
+    if not match or not line:
+        return ""
+    tensor_name, array_name = match.groups()
+    used = linecache.getline(filename, int(line.group(1))).split("#")[0]
+    if re.search(rf"\b{re.escape(array_name)}\b", used) and not re.search(rf"\b{re.escape(tensor_name)}\b", used):
+        return _code_line(filename, int(line.group(1)))
+    return ""
 
 
 _NUMPY_CALL = re.compile(r"\b(np|numpy)\.(?!random\.)[\w.]+\(")  # a NumPy function on values; not data made
