@@ -42,13 +42,17 @@ def isolated_jupyter(tmp_path_factory):
 
 def _expected_minutes(item) -> tuple:
     """How long `item` is expected to take, as a sort key: the browser tests (one worker's share, both
-    JupyterLabs), then the round trips by class size, then every other notebook execution, then the rest."""
+    JupyterLabs), then the round trips by class size, then every other notebook execution and the doctor's
+    corpus, then the rest."""
     if item.get_closest_marker("browser"):
         return (0,)
     if item.get_closest_marker("notebooks"):
         if item.originalname == "test_every_synthetic_submission_gets_its_exact_score":
             cases = importlib.import_module(f"submissions.{item.callspec.params['name']}").SUBMISSIONS
             return (1, -len(cases))
+        return (2,)
+    group = item.get_closest_marker("xdist_group")
+    if group is not None and group.args == ("doctor_corpus",):  # minutes on one worker: not left for the end
         return (2,)
     return (3,)
 

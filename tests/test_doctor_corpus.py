@@ -8,6 +8,9 @@ import pytest
 
 pytest.importorskip("tensorflow")
 
+# one worker runs the corpus once for all these tests (make test's `--dist loadgroup`): it takes minutes
+pytestmark = pytest.mark.xdist_group("doctor_corpus")
+
 from doctor_corpus import programs, run, table, verdict  # noqa: E402
 
 CAUSE_FLOOR = 0.95  # tape_doctor, broken programs: the right cause
