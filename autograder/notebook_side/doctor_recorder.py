@@ -232,6 +232,7 @@ class Recorder:
         self.exports = {key: value for key, value in self.exports.items() if key in live}
         self.leaves = {key: value for key, value in self.leaves.items() if key in live}
         self.made = {key: value for key, value in self.made.items() if key in live}
+        self.gradient_targets &= live  # an id outside the log may be a new tensor's
 
     # -- start and stop
     def start(self):
