@@ -4,6 +4,8 @@ behind for the next student; each limit they meet is reported with a reason."""
 import os
 import shutil
 import socket
+import subprocess
+import tempfile
 import textwrap
 import uuid
 from pathlib import Path
@@ -306,6 +308,27 @@ def test_a_kernel_that_kills_its_fork_server_only_ends_its_own_grading(worker):
         print(6 * 7, os.path.exists("intruder.txt"))
     """)))
     assert printed(after) == "42 False\n"
+
+
+def test_a_killed_workers_folder_is_removed_when_the_next_worker_starts(monkeypatch, tmp_path):
+    """A worker killed before its `stop` (a Dask worker's process ended by its nanny) leaves its folder in
+    /tmp: the next worker removes it, and leaves a living worker's folder alone."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    ended = subprocess.Popen(["true"])
+    ended.wait()
+    stale = tmp_path / f"{pool.SCRATCH_PREFIX}{ended.pid}-k1ll3d"
+    (stale / "submission").mkdir(parents=True)
+    (stale / "submission" / "answers.ipynb").write_text("{}")
+    living = tmp_path / f"{pool.SCRATCH_PREFIX}{os.getppid()}-al1ve0"
+    living.mkdir()
+    worker = pool.Worker(pool.Settings(execute_config={}, sandboxed=False))
+    try:
+        assert not stale.exists()
+        assert living.exists()
+        assert worker.scratch.parent == tmp_path and worker.scratch.name.startswith(f"{pool.SCRATCH_PREFIX}{os.getpid()}-")
+    finally:
+        worker.stop()
+    assert not worker.scratch.exists()
 
 
 @needs_bubblewrap

@@ -7,6 +7,7 @@ reads the gradebook, so it is written by processes on this machine.
 """
 from __future__ import annotations
 
+import multiprocessing.util
 import os
 import threading
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -26,6 +27,9 @@ def run_on_dask_worker(settings: pool.Settings, task: pool.Task) -> pool.Result:
         if worker is not None:
             worker.stop()
         worker = _local.worker = pool.Worker(settings)
+        # stopped as the Dask worker's process ends; where its nanny kills it instead, the next worker started
+        # on this machine removes its folder (pool._remove_stale_scratch)
+        multiprocessing.util.Finalize(worker, worker.stop, exitpriority=10)
         worker.start()
     return worker.run(task)
 

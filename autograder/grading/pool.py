@@ -26,6 +26,7 @@ from pathlib import Path
 from . import forkserver, limits, nbgrader_api, sandbox
 from .limits import Limits
 
+SCRATCH_PREFIX = "grading-worker-"  # each worker's folder: SCRATCH_PREFIX + its process id + a suffix
 
 
 @dataclass
@@ -62,7 +63,8 @@ class Worker:
 
     def __init__(self, settings: Settings):
         self.settings = settings
-        self.scratch = Path(tempfile.mkdtemp(prefix="grading-worker-"))
+        _remove_stale_scratch()
+        self.scratch = Path(tempfile.mkdtemp(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-"))
         self.slot = self.scratch / "submission"  # the kernel's folder (in the sandbox, a size-limited tmpfs)
         self.inbox = self.scratch / "inbox"  # the submission's files, copied into the slot by the fork server
         self.home = self.scratch / "home"  # the kernel's home when unsandboxed
@@ -220,6 +222,19 @@ class Worker:
         if self.cgroup:
             self.cgroup.remove()
         shutil.rmtree(self.scratch, ignore_errors=True)
+
+
+def _remove_stale_scratch() -> None:
+    """Remove the folders of this user's workers whose process is gone: one killed (a Dask worker's process
+    ended by its nanny, say) never ran its `stop`."""
+    for folder in Path(tempfile.gettempdir()).glob(f"{SCRATCH_PREFIX}*"):
+        pid = folder.name[len(SCRATCH_PREFIX):].split("-")[0]
+        try:
+            stale = pid.isdigit() and not Path(f"/proc/{pid}").exists() and folder.stat().st_uid == os.getuid()
+        except OSError:  # removed meanwhile by another worker
+            continue
+        if stale:
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 def task(root: Path, assignment: str, student: str) -> Task:
