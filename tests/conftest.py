@@ -99,6 +99,25 @@ def lab(request):
     return Lab(str(LAB_FLOOR_PYTHON), ARTIFACTS / "lab-floor")
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A browser test that fails leaves a screenshot of what the browser showed (a timeout says only what
+    it waited for), <artifacts>/FAILED-<test>.png, and the page's last text in the report (CI keeps only that)."""
+    outcome = yield
+    report = outcome.get_result()
+    page = item.funcargs.get("page") if hasattr(item, "funcargs") else None
+    if report.when == "call" and report.failed and page is not None:
+        lab = item.funcargs.get("lab")
+        folder = lab.artifacts if isinstance(lab, Lab) else ARTIFACTS
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / ("FAILED-" + re.sub(r"[^\w.-]+", "_", item.name) + ".png")
+        try:
+            page.screenshot(path=str(path), full_page=True)
+            report.sections.append(("screenshot", f"{path}\n{page.url}\n...{page.inner_text('body')[-3000:]}"))
+        except Exception as error:  # a closed browser: the failure itself says enough
+            report.sections.append(("screenshot", f"none: {error}"))
+
+
 def markdown(source, cell_id, **nbgrader):
     cell = nbformat.v4.new_markdown_cell(source)
     cell.id = cell_id
