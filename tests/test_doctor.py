@@ -569,6 +569,18 @@ def test_gradient_doctor_on_variables_and_models():
     assert diagnosis.causes == ["none_is_correct"] and diagnosis.findings[0].source.endswith("bias")
 
 
+def test_gradient_doctor_calls_a_loss_with_defaults_as_the_program_does():
+    """loss(margin=0.3) is called as loss(): four sources do not fit its one parameter, so they are not passed."""
+    w, b = tf.Variable([[0.5], [-1.0]]), tf.Variable([0.1])
+    features = tf.constant([[1.0, 2.0], [3.0, -1.0]])
+
+    def loss(margin=0.3):
+        return tf.reduce_mean(tf.nn.relu(features @ w + b + margin))
+
+    assert gradient_doctor(loss, [w, b]).connected
+    assert gradient_doctor(lambda x, y=2.0: x * y, [tf.constant(1.0)]).connected  # the source fits: passed
+
+
 def test_gradient_doctor_points_at_the_operation():
     diagnosis = gradient_doctor(lambda x: tf.math.log(1 + tf.exp(x)), tf.constant(100.0))
     assert "operation Exp" in diagnosis.findings[0].where and "tf.exp(x)" in diagnosis.findings[0].where
@@ -1027,3 +1039,92 @@ def test_a_tensor_watched_while_the_computation_is_fed_its_numpy_array_is_watche
         tape.gradient(score, x)
     assert doctor.causes == ["watched_other_object"], str(doctor)
     assert "tf.matmul((image - 1.0) / 2.0, weights)" in doctor.findings[0].where, str(doctor)
+
+
+def test_a_list_of_variables_asked_as_the_target_is_swapped_also_in_a_tf_function():
+    coef, intercept = tf.Variable([0.5, 0.2]), tf.Variable(0.0)
+    x, y = tf.constant([[1.0, 2.0]]), tf.constant([1.0])
+
+    @tf.function
+    def step():
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(tf.square(tf.linalg.matvec(x, coef) + intercept - y))
+        return tape.gradient([coef, intercept], loss)
+
+    with tape_doctor(report=False) as doctor:
+        step()
+    assert doctor.causes == ["swapped"], str(doctor)
+    assert "tape.gradient([coef, intercept], loss)" in doctor.findings[0].where
+
+
+def test_a_state_assigned_inside_a_tf_function_is_stateful_at_the_assign():
+    """An RNN step that keeps its hidden state in a Variable: inside the graph the input weights only feed the
+    assign, and what the function returns reads the state back."""
+    w_in, w_out = tf.Variable([[0.3, -0.2]]), tf.Variable([[1.0], [0.5]])
+    state = tf.Variable(tf.zeros([1, 2]))
+
+    @tf.function
+    def cell(x):
+        state.assign(tf.tanh(x @ w_in + state))
+        return state @ w_out
+
+    for doctor_of in (lambda: _tape_doctor_on(lambda: cell(tf.ones([1, 1])) + cell(tf.ones([1, 1])), [w_in, w_out]),
+                      lambda: gradient_doctor(lambda: cell(tf.ones([1, 1])), [w_in, w_out])):
+        doctor = doctor_of()
+        assert doctor.causes == ["stateful"], str(doctor)
+        assert "state.assign(tf.tanh(x @ w_in + state))" in doctor.findings[0].where
+
+
+def _tape_doctor_on(compute, sources):
+    with tape_doctor(report=False) as doctor:
+        with tf.GradientTape() as tape:
+            target = compute()
+        tape.gradient(target, sources)
+    return doctor
+
+
+class _CachedProfiles:
+    def __init__(self, features):
+        self.projection = tf.Variable([[0.5], [-1.0]])
+        self.profiles = tf.matmul(features, self.projection)  # computed once, before any tape
+
+    def loss(self):
+        return tf.reduce_sum(self.profiles ** 2)
+
+
+_cached = _CachedProfiles(tf.constant([[1.0, 2.0], [0.5, 0.0]]))
+
+
+def test_a_value_an_objects_constructor_computed_before_the_tape_is_named_in_the_constructor():
+    """Where the way from the block to the operation went through __init__, the constructor's line is named,
+    not the line that made the object; gradient_doctor, which sees only what compute runs, reads the line
+    that bound the tensor compute used."""
+    with tape_doctor(report=False) as doctor:
+        model = _CachedProfiles(tf.constant([[1.0, 2.0], [0.5, 0.0]]))
+        with tf.GradientTape() as tape:
+            loss = model.loss()
+        tape.gradient(loss, model.projection)
+    assert doctor.causes == ["outside_tape"], str(doctor)
+    assert "self.profiles = tf.matmul(features, self.projection)" in doctor.findings[0].where
+    diagnosis = gradient_doctor(lambda: _cached.loss(), [_cached.projection])
+    assert diagnosis.causes == ["outside_tape"], str(diagnosis)
+    assert "self.profiles = tf.matmul(features, self.projection)" in diagnosis.findings[0].where
+
+
+def _partial_likelihood(risk):
+    nll = -tf.reduce_sum(risk - tf.math.cumulative_logsumexp(risk))
+
+
+def _training_loss(beta):
+    return _partial_likelihood(tf.reshape(beta * 2.0, [-1]))
+
+
+def test_a_none_target_returned_through_another_function_is_named_where_that_one_forgot_its_return():
+    beta = tf.Variable([0.1, 0.2])
+    with tape_doctor(report=False) as doctor:
+        with tf.GradientTape() as tape:
+            loss = _training_loss(beta)
+        with pytest.raises(TypeError):
+            tape.gradient(loss, beta)
+    assert doctor.causes == ["no_target"], str(doctor)
+    assert "nll = -tf.reduce_sum(" in doctor.findings[0].where

@@ -93,7 +93,8 @@ def gradient_doctor(compute, sources):
     """Say, for each source, whether the gradient of compute's result reaches it, and if not, why.
 
     compute: a function returning the target: called as compute(*sources) for a list or tuple,
-             compute(sources) for one source or a dict, compute() when it takes no parameters.
+             compute(sources) for one source or a dict, compute() when it takes no parameters
+             (or only parameters with defaults, which the sources do not fit).
              It runs once, as the program would run it.
     sources: tensors and Variables (a Keras model's trainable_variables, say).
     Prints nothing itself; the returned Diagnosis shows as text in a notebook.
@@ -154,8 +155,53 @@ def gradient_doctor(compute, sources):
                             "not a tensor", _returned_line(compute))])
         doctor.compute_arrays = _arrays_seen_by(compute)
         doctor.diagnose(tape, target, watchable)
+        recorder = doctor.recorder
+        made_before = {id(tensor) for step in recorder.steps for tensor in step.inputs
+                       if id(tensor) not in recorder.producer and type(tensor).__name__ == "EagerTensor"}
+    values = dict(zip(names, (value for _, value in named)))
+    for index, finding in enumerate(doctor.findings):
+        if finding.cause == "unused" and _is_variable(values.get(finding.source)):
+            kept = _kept_from(made_before, defined, values[finding.source])
+            if kept:
+                doctor.findings[index] = Finding(finding.source, "outside_tape", "compute never reads it, but it "
+                                                 "reads a tensor computed from it before compute ran", kept)
     return Diagnosis(doctor.findings + findings, ", ".join(str(name) for name in names), asked=len(named),
                      already_nan=doctor.already_nan)
+
+
+def _kept_from(made_before, namespace, variable):
+    """The line that computed a tensor the computation read, from `variable`, before the computation ran: a
+    profile kept by an object (`self.profiles = tf.matmul(features, self.proj)` in its constructor) or a global.
+    The doctor records only what compute runs, so this is read from the lines that bound such tensors."""
+    if namespace is None:
+        return ""
+    objects = [(type(value), _attributes(value)) for value in namespace.f_globals.values()
+               if not isinstance(value, (type, types.ModuleType, types.FunctionType))]
+    known = {_source_label(variable, "")} | set(_names_of(namespace, variable)) | {
+        name for _, attributes in objects for name, value in attributes.items() if value is variable}
+    bindings = [(name, owner) for owner, attributes in objects for name, value in attributes.items()
+                if id(value) in made_before]
+    bindings += [(name, None) for name, value in namespace.f_globals.items()
+                 if id(value) in made_before and not name.startswith("_")]
+    for name, owner in bindings:
+        filename = namespace.f_code.co_filename
+        if owner is not None:  # the file its methods were compiled from (a script's class says __main__)
+            filename = next((method.__code__.co_filename for method in vars(owner).values()
+                             if inspect.isfunction(method)), filename)
+        prefix = r"self\." if owner is not None else ""
+        bound = re.compile(rf"\s*{prefix}{re.escape(name)}\s*=[^=]")
+        for number, line in enumerate(linecache.getlines(filename), start=1):
+            if bound.match(line) and any(re.search(rf"\b{re.escape(word)}\b", line.split("=", 1)[1])
+                                         for word in known if word):
+                return _code_line(filename, number)
+    return ""
+
+
+def _attributes(value):
+    try:
+        return dict(vars(value))
+    except TypeError:  # no __dict__
+        return {}
 
 
 def _as_tensor(value):
@@ -180,15 +226,21 @@ def _returned_line(compute):
 
 
 def _call_compute(compute, sources):
+    arguments = tuple(sources) if isinstance(sources, (list, tuple)) else (sources,)
     try:
-        takes_nothing = not inspect.signature(compute).parameters
+        signature = inspect.signature(compute)
     except (TypeError, ValueError):
-        takes_nothing = False
-    if takes_nothing:
-        return compute()
-    if isinstance(sources, (list, tuple)):
-        return compute(*sources)
-    return compute(sources)
+        return compute(*arguments)
+    try:
+        signature.bind(*arguments)
+    except TypeError:  # a loss(margin=0.3) the program calls as loss(): the sources do not fit its parameters
+        try:
+            signature.bind()
+        except TypeError:
+            pass
+        else:
+            return compute()
+    return compute(*arguments) if signature.parameters else compute()
 
 
 # ---------------------------------------------------------------- tape code as written: tape_doctor
@@ -677,7 +729,7 @@ class tape_doctor(Findings):
         return names
 
     def _why_none_tensor(self, walk, record, target, source, label, watched_variables, here, frame, place=None):
-        _, from_target = walk.descendants(walk.start_ids(target))
+        _, from_target = walk.descendants(walk.target_ids(target))
         if id(source) in from_target:
             return Finding(label, "swapped", "this source was computed from the target", here)
         if id(source) not in walk.tracked(record, watched_variables):
@@ -974,16 +1026,30 @@ def _no_target_line(caller, place):
     for number in range(place[1] - 1, 0, -1):  # `loss = compute_loss(...)`, above the gradient call
         assigned = re.match(rf"\s*{re.escape(name)}\s*=\s*([A-Za-z_][\w.]*)\s*\(", lines[number - 1])
         if assigned:
-            function = _resolve(frame, assigned.group(1))
-            try:
-                source, first = inspect.getsourcelines(function)
-                filename = inspect.getsourcefile(function)
-            except (OSError, TypeError):
-                return _code_line(place[0], number)
-            body = [first + offset for offset, line in enumerate(source) if line.strip()
-                    and not line.strip().startswith("#")]
-            return _code_line(filename, body[-1]) if body else _code_line(place[0], number)
+            return _last_line_of(_resolve(frame, assigned.group(1))) or _code_line(place[0], number)
     return str(place)
+
+
+def _last_line_of(function, depth=0):
+    """The last line of a function's body; where it returns another function's result (`return nll(...)`),
+    that function's last line: the None came from there."""
+    try:
+        source, first = inspect.getsourcelines(function)
+        filename = inspect.getsourcefile(function)
+    except (OSError, TypeError):
+        return ""
+    body = [(first + offset, line) for offset, line in enumerate(source) if line.strip()
+            and not line.strip().startswith("#")]
+    if not body:
+        return ""
+    number, text = body[-1]
+    called = re.match(r"\s*return\s+([A-Za-z_][\w.]*)\s*\(", text)
+    if called and depth < 5:
+        scope = types.SimpleNamespace(f_globals=getattr(function, "__globals__", {}), f_locals={})
+        inner = _resolve(scope, called.group(1))
+        if inspect.isfunction(inner) or inspect.ismethod(inner):
+            return _last_line_of(inner, depth + 1) or _code_line(filename, number)
+    return _code_line(filename, number)
 
 
 def _resolve(frame, dotted):

@@ -59,6 +59,15 @@ def _has_value(tensor):
     return type(tensor).__name__ == "EagerTensor"  # a symbolic tensor (under tf.function) has no value
 
 
+def _targets(target):
+    """The targets in a nested list, tuple or dict of them (tape.gradient accepts any), or [target]."""
+    if isinstance(target, dict):
+        return [item for value in target.values() for item in _targets(value)]
+    if isinstance(target, (list, tuple)):
+        return [item for value in target for item in _targets(value)]
+    return [target]
+
+
 class Walk:
     """The recorded operations as a graph: who made each tensor, who used it, what reaches what."""
 
@@ -160,8 +169,10 @@ class Walk:
         return self._capture_maps
 
     def ancestors(self, target):
-        """(steps, tensor ids) the target was computed from (out of a tf.function's graph, through its captures)."""
-        steps, seen, frontier = set(), {id(target)}, [id(target)]
+        """(steps, tensor ids) the target was computed from (out of a tf.function's graph, through its captures).
+        A list or dict of targets (tape.gradient([loss_a, loss_b], ...)) counts as their sum, as TensorFlow does."""
+        frontier = [id(item) for item in _targets(target)]
+        steps, seen = set(), set(frontier)
         outward = self._captures()[1]
         while frontier:
             key = frontier.pop()
@@ -182,6 +193,10 @@ class Walk:
                     seen.add(id(tensor))
                     frontier.append(id(tensor))
         return steps, seen
+
+    def target_ids(self, target):
+        """The ids through which the target (one, or a list or dict of them) reads its values: start_ids of each."""
+        return set().union(*(self.start_ids(item) for item in _targets(target)))
 
     def tracked(self, record, watched_variables):
         """Ids of the tensors the tape really recorded: the watched ones, and what its recorded operations made of them."""
@@ -262,7 +277,9 @@ class Walk:
                 when = "before the `with` block began" if step.clock < record.entered else (
                     "after the `with` block had closed" if record.exited and step.clock > record.exited
                     else "while the tape was not recording")
-                seen_from = None if record.library else record.function  # a library's tape: the innermost line
+                # a library's tape, or a value an object's constructor computed and kept: the innermost line
+                seen_from = None if record.library or _kept_by_a_constructor(step.place, record.function) \
+                    else record.function
                 return Finding(label, "outside_tape", f"{step.type} ran {when}", _where(step, seen_from))
             if not _has_gradient(step, self.functions):
                 return self._classify_stop(label, step, integer=False, unasked=unasked)
@@ -299,7 +316,9 @@ class Walk:
         """Walk a traced tf.function's graph from the call's inputs that carry the source to its outputs that
         reach the target (by position: graph.inputs are the arguments, then the captures)."""
         inner = Recorder()
+        operations = {}
         for op in sorted(graph.get_operations(), key=lambda op: op._id):
+            operations[op._id] = op
             step = Step(op._id, op.type, list(op.inputs), list(op.outputs), graph, None, (id(record.tape),), None)
             inner.steps.append(step)
             for tensor in step.outputs:
@@ -310,14 +329,23 @@ class Walk:
         walk = Walk(inner)
         starts = {id(inside) for outside, inside in zip(call.inputs, graph.inputs) if id(outside) in carried}
         ends = [inside for outside, inside in zip(call.outputs, graph.outputs) if id(outside) in ancestors]
+        down, _ = walk.descendants(starts)
+        joined = False
         for end in ends:
-            down, _ = walk.descendants(starts)
             up, inner_ancestors = walk.ancestors(end)
             path = sorted(down & up, key=lambda step: step.clock)
+            joined = joined or bool(path)
             if path:
                 found = walk._break_on_path(label, path, starts, inner_ancestors, id(record.tape), record, unasked)
                 if found is not None:
                     return found
+        if not joined:  # inside, the value never reaches what the function returns: written into state instead?
+            for step in sorted(down, key=lambda step: step.clock):
+                if any(word in step.type for word in _STATEFUL_WORDS):
+                    place = _op_place(operations[step.clock]) if step.clock in operations else None
+                    return Finding(label, "stateful", f"inside the tf.function its value goes into {step.type} (state, "
+                                   "with no gradient): what the function returns reads the state back, not the value",
+                                   f"{place} (operation {step.type})" if place else _where(call))
         return None
 
     def _inner_gradient_after(self, step, record):
@@ -712,6 +740,17 @@ def _zero_in(tensor):
         return bool(np.any(np.asarray(tensor) == 0))
     except Exception:  # noqa: BLE001
         return False
+
+
+def _kept_by_a_constructor(place, function):
+    """Whether the way from `function` (the tape's) to this line went through an `__init__`: a value computed
+    once and kept by an object, where the line to name is in the constructor, not the object's creation."""
+    for filename, _, name in getattr(place, "outer", ()) or ():
+        if (filename, name) == function:
+            return False
+        if name == "__init__":
+            return True
+    return False
 
 
 def _where(step, function=None):
