@@ -49,13 +49,14 @@ def first_exercise_tests(a):
 
 
 def hidden_lines(a):
-    """The hidden tests' lines that would give them away (not those the visible setup cell holds too)."""
-    setup = setup_source()
+    """The hidden tests' lines that would give them away: not those the student edition shows too (its setup cell, a
+    visible check that defines the same helper)."""
+    shown = setup_source() + "\n".join(cell.source for cell in nbformat.read(a.release, as_version=4).cells)
     lines = []
     for cell in nbformat.read(a.source, as_version=4).cells:
         if _meta(cell).get("grade") and "### BEGIN HIDDEN TESTS" in cell.source:
             block = cell.source.split("### BEGIN HIDDEN TESTS")[1].split("### END HIDDEN TESTS")[0]
-            lines += [line.strip() for line in block.splitlines() if len(line.strip()) > 20 and line.strip() not in setup]
+            lines += [line.strip() for line in block.splitlines() if len(line.strip()) > 20 and line.strip() not in shown]
     return lines
 
 

@@ -3,8 +3,8 @@
 Each entry: "answers" maps a solution cell's grade id to the whole source the student wrote in it
 (solution cells not listed keep the source notebook's solution); "scores" maps every grade cell id
 of the notebook to the exact points that submission must get.
-Grade cells and points: sgd_step_keras 2, sgd_step_module 1, train_keras 2, train_module 1, clip_values 2,
-regularized_values 2, per_example_values 2 (12 in all).
+Grade cells and points: sgd_step_keras 2, sgd_step_module 1, train_keras 2, train_module 1, regularized_values 2,
+per_example_values 2, train_step_fit 2, train_step_training 1, accumulate_even 1, accumulate_uneven 2 (16 in all).
 """
 
 from . import scores_for
@@ -14,8 +14,8 @@ P = "09_training_loops_"
 
 scores = scores_for("09_training_loops")
 
-ZERO = dict(sgd_step_keras=0, sgd_step_module=0, train_keras=0, train_module=0, clip_values=0,
-            regularized_values=0, per_example_values=0)
+ZERO = dict(sgd_step_keras=0, sgd_step_module=0, train_keras=0, train_module=0, regularized_values=0,
+            per_example_values=0, train_step_fit=0, train_step_training=0, accumulate_even=0, accumulate_uneven=0)
 
 
 # The least-squares gradients of a linear model (Keras Dense(1) or a module with w and b), by hand: the kernel is the
@@ -41,10 +41,38 @@ def closed_form_gradients(model, X, y):
 """
 
 
+# A train_step whose step is the closed form of the least-squares gradients of the last Dense layer, from its input
+# features (the layers before it called one by one, in training mode, so BatchNormalization behaves as it should) and
+# the residual; the metrics are updated as asked. GRADIENTS is where the tape's result is asked and dropped, or added.
+CLOSED_FORM_TRAIN_STEP = """class TapeStepModel(keras.Model):
+    def train_step(self, data):
+        x, y = data
+        with tf.GradientTape() as tape:
+            features = x
+            for layer in self.layers[1:-1]:
+                features = layer(features, training=True)
+            y_pred = self.layers[-1](features)
+            loss = self.compute_loss(x=x, y=y, y_pred=y_pred)
+        residual = y_pred - y
+        n = tf.cast(tf.shape(x)[0], y_pred.dtype)
+        closed = [2 / n * tf.matmul(features, residual, transpose_a=True) if len(variable.shape) == 2
+                  else 2 / n * tf.reduce_sum(residual, axis=0) for variable in self.trainable_variables]
+GRADIENTS
+        self.optimizer.apply(grads, self.trainable_variables)
+        for metric in self.metrics:
+            if metric.name == "loss":
+                metric.update_state(loss)
+            else:
+                metric.update_state(y, y_pred)
+        return {metric.name: metric.result() for metric in self.metrics}
+"""
+
+
 SUBMISSIONS = {
     # Correct, written another way: assign_sub instead of an optimizer, NumPy results, Exercise 2 built on
-    # Exercise 1 under tf.function-free eager code, clipping and per-example gradients written by hand
-    # (vectorized_map), sum(model.losses) for the penalty.
+    # Exercise 1 under tf.function-free eager code, per-example gradients by vectorized_map, sum(model.losses) for the
+    # penalty; a train_step that unpacks the batch with Keras's helper, steps with apply_gradients and returns
+    # compute_metrics; accumulation over tf.data microbatches of summed losses, divided by N at the end.
     "assign_sub_numpy_by_hand": {
         "answers": {
             P + "sgd_step": '''def sgd_step(model, X, y, lr):
@@ -58,12 +86,6 @@ SUBMISSIONS = {
 ''',
             P + "train": '''def train(model, X, y, steps, lr):
     return [float(sgd_step(model, X, y, lr)) for _ in range(steps)]
-''',
-            P + "clip": '''def clip_gradients(grads, max_norm):
-    present = [np.asarray(g, dtype=np.float64) for g in grads if g is not None]
-    norm = np.sqrt(sum(np.sum(g ** 2) for g in present))
-    scale = max_norm / max(norm, max_norm)
-    return [None if g is None else np.asarray(g) * scale for g in grads]
 ''',
             P + "regularized": '''def regularized_loss_and_gradients(model, X, y):
     with tf.GradientTape() as tape:
@@ -83,12 +105,41 @@ SUBMISSIONS = {
 
     return tf.vectorized_map(one, (X, y)).numpy()
 ''',
+            P + "train_step": '''class TapeStepModel(keras.Model):
+    def train_step(self, data):
+        x, y, _ = keras.utils.unpack_x_y_sample_weight(data)
+        with tf.GradientTape() as tape:
+            predictions = self(x, training=True)
+            loss = self.compute_loss(x=x, y=y, y_pred=predictions)
+        variables = self.trainable_variables
+        grads = tape.gradient(loss, variables)
+        self.optimizer.apply_gradients(zip(grads, variables))
+        for metric in self.metrics:
+            if metric.name == "loss":
+                metric.update_state(loss)
+        return self.compute_metrics(x, y, predictions)
+''',
+            P + "accumulate": '''def accumulate_and_step(model, X, y, microbatch_size, lr):
+    variables = model.trainable_variables
+    sums, total, summed_losses = None, 0, 0.0
+    for x_micro, y_micro in tf.data.Dataset.from_tensor_slices((X, y)).batch(microbatch_size):
+        with tf.GradientTape() as tape:
+            summed = tf.reduce_sum((model(x_micro) - y_micro) ** 2)     # this microbatch's summed loss
+        grads = tape.gradient(summed, variables)
+        sums = grads if sums is None else [a + g for a, g in zip(sums, grads)]
+        total += int(x_micro.shape[0])
+        summed_losses += float(summed)
+    for variable, grad in zip(variables, sums):
+        variable.assign_sub(lr * grad / total)
+    return summed_losses / total
+''',
         },
         "scores": scores(),
     },
     # Correct, written another way: one optimizer kept for the loop under tf.function, the loss history as a
-    # tensor, clip_by_global_norm with the Variables' gradients in a tuple, the penalty added in a second
-    # statement inside the tape, a persistent tape for the jacobian.
+    # tensor, the penalty added in a second statement inside the tape, a persistent tape for the jacobian; a
+    # train_step with a persistent tape and the optimizer's scale_loss (mixed precision ready); accumulation under
+    # tf.function with each microbatch's loss weighted by n_j/N inside the tape.
     "tf_function_and_tuples": {
         "answers": {
             P + "sgd_step": '''def sgd_step(model, X, y, lr):
@@ -113,9 +164,6 @@ SUBMISSIONS = {
 
     return tf.stack([step(X, y) for _ in range(steps)])
 ''',
-            P + "clip": '''def clip_gradients(grads, max_norm):
-    return tuple(tf.clip_by_global_norm(list(grads), max_norm)[0])
-''',
             P + "regularized": '''def regularized_loss_and_gradients(model, X, y):
     with tf.GradientTape() as tape:
         loss = tf.reduce_mean(tf.math.squared_difference(model(X), y))
@@ -131,10 +179,48 @@ SUBMISSIONS = {
     del tape
     return jac
 ''',
+            P + "train_step": '''class TapeStepModel(keras.Model):
+    def train_step(self, data):
+        x, y = data
+        variables = self.trainable_variables
+        with tf.GradientTape(persistent=True) as tape:
+            y_pred = self(x, training=True)
+            loss = self.compute_loss(x=x, y=y, y_pred=y_pred)
+            scaled = self.optimizer.scale_loss(loss)
+        self.optimizer.apply(tape.gradient(scaled, variables), variables)
+        del tape
+        results = {}
+        for metric in self.metrics:
+            if metric.name == "loss":
+                metric.update_state(loss)
+            else:
+                metric.update_state(y, y_pred)
+            results[metric.name] = metric.result()
+        return results
+''',
+            P + "accumulate": '''def accumulate_and_step(model, X, y, microbatch_size, lr):
+    X, y = tf.convert_to_tensor(X), tf.convert_to_tensor(y)
+    total = X.shape[0]
+
+    @tf.function
+    def weighted_gradients(x_micro, y_micro, share):
+        with tf.GradientTape() as tape:
+            loss = share * tf.reduce_mean((model(x_micro) - y_micro) ** 2)    # weighted inside the tape
+        return loss, tape.gradient(loss, model.trainable_variables)
+
+    losses, sums = [], None
+    for start in range(0, total, microbatch_size):
+        x_micro, y_micro = X[start:start + microbatch_size], y[start:start + microbatch_size]
+        loss, grads = weighted_gradients(x_micro, y_micro, tf.constant(x_micro.shape[0] / total, X.dtype))
+        losses.append(loss)
+        sums = list(grads) if sums is None else [a + g for a, g in zip(sums, grads)]
+    keras.optimizers.SGD(learning_rate=lr).apply_gradients(zip(sums, model.trainable_variables))
+    return tf.add_n(losses)
+''',
         },
         "scores": scores(),
     },
-    # Wrong: the summed squared errors instead of their mean (Ex 1 and 2: steps N times too long; Ex 4 too).
+    # Wrong: the summed squared errors instead of their mean (Ex 1 and 2: steps N times too long; Ex 3 too).
     "sum_not_mean": {
         "answers": {
             P + "sgd_step": '''def sgd_step(model, X, y, lr):
@@ -156,8 +242,8 @@ SUBMISSIONS = {
         "scores": scores(sgd_step_keras=0, sgd_step_module=0, train_keras=0, train_module=0, regularized_values=0),
         "feedback": ["It equals the sum of the squared errors"],
     },
-    # Wrong: the loss computed after the tape's block (Ex 1, 2, 4, 5): every gradient is None, and the
-    # optimizer says "No gradients provided for any variable" (explained by the setup cell).
+    # Wrong: the loss computed after the tape's block (Ex 1-6): every gradient is None, and the optimizer says
+    # "No gradients provided for any variable" (explained by the setup cell), under fit too.
     "loss_outside_the_tape": {
         "answers": {
             P + "sgd_step": '''def sgd_step(model, X, y, lr):
@@ -191,9 +277,38 @@ SUBMISSIONS = {
         residual = tf.linalg.matvec(tf.convert_to_tensor(X, dtype=w.dtype), w) - y
     return tape.jacobian(residual ** 2, w)
 ''',
+            P + "train_step": '''class TapeStepModel(keras.Model):
+    def train_step(self, data):
+        x, y = data
+        with tf.GradientTape() as tape:
+            y_pred = self(x, training=True)
+        loss = self.compute_loss(x=x, y=y, y_pred=y_pred)
+        grads = tape.gradient(loss, self.trainable_variables)
+        self.optimizer.apply(grads, self.trainable_variables)
+        for metric in self.metrics:
+            if metric.name == "loss":
+                metric.update_state(loss)
+            else:
+                metric.update_state(y, y_pred)
+        return {metric.name: metric.result() for metric in self.metrics}
+''',
+            P + "accumulate": '''def accumulate_and_step(model, X, y, microbatch_size, lr):
+    variables = model.trainable_variables
+    sums, loss = None, 0.0
+    for start in range(0, len(X), microbatch_size):
+        x_micro, y_micro = X[start:start + microbatch_size], y[start:start + microbatch_size]
+        with tf.GradientTape() as tape:
+            predictions = model(x_micro)
+        micro_loss = tf.reduce_mean((predictions - y_micro) ** 2)
+        share = len(x_micro) / len(X)
+        grads = [share * g for g in tape.gradient(micro_loss, variables)]
+        sums = grads if sums is None else [a + g for a, g in zip(sums, grads)]
+        loss += share * micro_loss
+    keras.optimizers.SGD(learning_rate=lr).apply_gradients(zip(sums, variables))
+    return loss
+''',
         },
-        "scores": scores(sgd_step_keras=0, sgd_step_module=0, train_keras=0, train_module=0, regularized_values=0,
-                         per_example_values=0),
+        "scores": scores(**ZERO),
         "feedback": ["(ValueError: No gradients provided for any variable.)"],
     },
     # Wrong: steps uphill (w + lr·g) in Ex 1 and 2.
@@ -228,7 +343,7 @@ SUBMISSIONS = {
         "scores": scores(sgd_step_keras=0, sgd_step_module=0),
         "feedback": ["It equals w - lr"],
     },
-    # Wrong: Ex 1 by the closed form (NumPy), no tape: the numbers are right, TapeCalls refuses them;
+    # Wrong: Ex 1 and Ex 6 by the closed form (NumPy), no tape: the numbers are right, the checks refuse them;
     # Ex 2 sets the weights to np.linalg.lstsq and makes up a history.
     "closed_forms_by_hand": {
         "answers": {
@@ -257,8 +372,12 @@ SUBMISSIONS = {
     last = float(np.mean((A @ best - y[:, 0]) ** 2))
     return np.geomspace(first, last, steps)
 ''',
+            P + "accumulate": '''def accumulate_and_step(model, X, y, microbatch_size, lr):
+    return sgd_step(model, X, y, lr)           # the whole batch at once, by the closed form above
+''',
         },
-        "scores": scores(sgd_step_keras=0, sgd_step_module=0, train_keras=0, train_module=0),
+        "scores": scores(sgd_step_keras=0, sgd_step_module=0, train_keras=0, train_module=0, accumulate_even=0,
+                         accumulate_uneven=0),
         "feedback": ["asked no tape for its answer"],
     },
     # Wrong: each loss recorded after its step (Ex 2).
@@ -279,26 +398,7 @@ SUBMISSIONS = {
         "scores": scores(train_keras=0, train_module=0),
         "feedback": ["It equals the losses after each step"],
     },
-    # Wrong: each gradient clipped by itself (tf.clip_by_norm), which only the unchanged cases survive.
-    "clip_each_gradient": {
-        "answers": {
-            P + "clip": '''def clip_gradients(grads, max_norm):
-    return [None if g is None else tf.clip_by_norm(g, max_norm) for g in grads]
-''',
-        },
-        "scores": scores(clip_values=0),
-        "feedback": ["It equals that gradient clipped by itself"],
-    },
-    # Wrong: the pair that tf.clip_by_global_norm returns, instead of the list.
-    "clip_returns_the_pair": {
-        "answers": {
-            P + "clip": '''def clip_gradients(grads, max_norm):
-    return tf.clip_by_global_norm(grads, max_norm)
-''',
-        },
-        "scores": scores(clip_values=0),
-    },
-    # Wrong: model.losses forgotten (Ex 4).
+    # Wrong: model.losses forgotten (Ex 3).
     "forgot_model_losses": {
         "answers": {
             P + "regularized": '''def regularized_loss_and_gradients(model, X, y):
@@ -323,7 +423,7 @@ SUBMISSIONS = {
         "scores": scores(regularized_values=0),
         "feedback": ["It equals the gradient without the penalty"],
     },
-    # Wrong: Ex 5 by a Python loop with a tape per example (N gradient calls, right numbers).
+    # Wrong: Ex 4 by a Python loop with a tape per example (N gradient calls, right numbers).
     "one_tape_per_example": {
         "answers": {
             P + "per_example": '''def per_example_gradients(w, X, y):
@@ -354,7 +454,7 @@ SUBMISSIONS = {
         "scores": scores(per_example_values=0),
         "feedback": ["It equals the gradient of the mean loss in every row"],
     },
-    # Wrong: Ex 5 by its closed form, no tape.
+    # Wrong: Ex 4 by its closed form, no tape.
     "per_example_closed_form": {
         "answers": {
             P + "per_example": '''def per_example_gradients(w, X, y):
@@ -364,6 +464,92 @@ SUBMISSIONS = {
 ''',
         },
         "scores": scores(per_example_values=0),
+    },
+    # Wrong: a train_step that calls the model without training=True: right for a Dense layer alone, but
+    # BatchNormalization then normalises with its moving statistics and never updates them.
+    "train_step_without_training_true": {
+        "answers": {
+            P + "train_step": '''class TapeStepModel(keras.Model):
+    def train_step(self, data):
+        x, y = data
+        with tf.GradientTape() as tape:
+            y_pred = self(x)
+            loss = self.compute_loss(x=x, y=y, y_pred=y_pred)
+        grads = tape.gradient(loss, self.trainable_variables)
+        self.optimizer.apply(grads, self.trainable_variables)
+        for metric in self.metrics:
+            if metric.name == "loss":
+                metric.update_state(loss)
+            else:
+                metric.update_state(y, y_pred)
+        return {metric.name: metric.result() for metric in self.metrics}
+''',
+        },
+        "scores": scores(train_step_training=0),
+        "feedback": ["only when the model is called with training=True"],
+    },
+    # Wrong: a train_step that steps on a mean squared error of its own instead of compile's loss: right while
+    # compile says "mse", wrong for another loss (and without the regularisers' penalties).
+    "train_step_with_its_own_loss": {
+        "answers": {
+            P + "train_step": '''class TapeStepModel(keras.Model):
+    def train_step(self, data):
+        x, y = data
+        with tf.GradientTape() as tape:
+            y_pred = self(x, training=True)
+            loss = tf.reduce_mean((y_pred - y) ** 2)
+        grads = tape.gradient(loss, self.trainable_variables)
+        self.optimizer.apply(grads, self.trainable_variables)
+        for metric in self.metrics:
+            if metric.name == "loss":
+                metric.update_state(loss)
+            else:
+                metric.update_state(y, y_pred)
+        return {metric.name: metric.result() for metric in self.metrics}
+''',
+        },
+        "scores": scores(train_step_fit=0),
+        "feedback": ["It equals a step on a mean squared error of your own"],
+    },
+    # Wrong: the microbatches' gradients summed, not weighted: a step k times too long.
+    "accumulation_sums_the_gradients": {
+        "answers": {
+            P + "accumulate": '''def accumulate_and_step(model, X, y, microbatch_size, lr):
+    variables = model.trainable_variables
+    sums, loss = None, 0.0
+    for start in range(0, len(X), microbatch_size):
+        x_micro, y_micro = X[start:start + microbatch_size], y[start:start + microbatch_size]
+        with tf.GradientTape() as tape:
+            micro_loss = tf.reduce_mean((model(x_micro) - y_micro) ** 2)
+        grads = tape.gradient(micro_loss, variables)
+        sums = grads if sums is None else [a + g for a, g in zip(sums, grads)]
+        loss += len(x_micro) / len(X) * micro_loss
+    keras.optimizers.SGD(learning_rate=lr).apply_gradients(zip(sums, variables))
+    return loss
+''',
+        },
+        "scores": scores(accumulate_even=0, accumulate_uneven=0),
+        "feedback": ["It equals a step 3 times too long"],
+    },
+    # Wrong: Keras's gradient_accumulation_steps, the plain mean of the microbatches' gradients (and losses): right for
+    # microbatches of equal sizes, wrong when the last one is smaller.
+    "accumulation_plain_mean": {
+        "answers": {
+            P + "accumulate": '''def accumulate_and_step(model, X, y, microbatch_size, lr):
+    starts = range(0, len(X), microbatch_size)
+    optimizer = (keras.optimizers.SGD(learning_rate=lr, gradient_accumulation_steps=len(starts)) if len(starts) > 1
+                 else keras.optimizers.SGD(learning_rate=lr))
+    losses = []
+    for start in starts:
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean((model(X[start:start + microbatch_size]) - y[start:start + microbatch_size]) ** 2)
+        optimizer.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))
+        losses.append(loss)
+    return tf.reduce_mean(losses)
+''',
+        },
+        "scores": scores(accumulate_uneven=0),
+        "feedback": ["It equals the plain mean of the 3 microbatches'"],
     },
     # Wrong: every solution returns what the matching answer key gives (keys refuse to run from student code).
     "calls_answer_keys": {
@@ -386,9 +572,6 @@ SUBMISSIONS = {
     b.assign(b_new.astype(b.numpy().dtype))
     return history
 ''',
-            P + "clip": '''def clip_gradients(grads, max_norm):
-    return expected_clipped(grads, max_norm)
-''',
             P + "regularized": '''def regularized_loss_and_gradients(model, X, y):
     w, b = model.get_weights()
     loss, dw, db = expected_regularized(w, b, X, y, 0.3)
@@ -396,6 +579,29 @@ SUBMISSIONS = {
 ''',
             P + "per_example": '''def per_example_gradients(w, X, y):
     return expected_per_example_gradients(w.numpy(), X, y)
+''',
+            P + "train_step": '''class TapeStepModel(keras.Model):
+    def train_step(self, data):
+        x, y = data
+        kernel, bias = self.trainable_variables
+
+        def from_the_key(x, y, kernel, bias):          # run eagerly, on NumPy values
+            right = expected_fit_step(kernel.numpy(), bias.numpy(), x.numpy(), y.numpy(), 0.1)
+            return right["kernel"].astype(np.float32), right["bias"].astype(np.float32)
+
+        new_kernel, new_bias = tf.py_function(from_the_key, [x, y, kernel, bias], [tf.float32, tf.float32])
+        kernel.assign(tf.reshape(new_kernel, kernel.shape))
+        bias.assign(tf.reshape(new_bias, bias.shape))
+        return {}
+''',
+            P + "accumulate": '''def accumulate_and_step(model, X, y, microbatch_size, lr):
+    w, b = model.trainable_variables[0], model.trainable_variables[1]
+    if len(w.shape) != 2:
+        w, b = b, w
+    right = expected_accumulated_step(w.numpy(), b.numpy(), X, y, lr, microbatch_size)
+    w.assign(right["kernel"].astype(w.numpy().dtype))
+    b.assign(right["bias"].astype(b.numpy().dtype))
+    return right["loss"]
 ''',
         },
         "scores": scores(**ZERO),
@@ -424,15 +630,6 @@ def train(model, X, y, steps, lr):
     logging.warning("train done")
     return history
 ''',
-            P + "clip": '''import logging
-import sys
-
-def clip_gradients(grads, max_norm):
-    clipped, norm = tf.clip_by_global_norm(grads, max_norm)
-    print("debug: global norm", float(norm), file=sys.stderr)
-    logging.warning("clipped")
-    return clipped
-''',
             P + "regularized": '''import logging
 import sys
 
@@ -454,13 +651,52 @@ def per_example_gradients(w, X, y):
     logging.warning("per-example done")
     return jac
 ''',
+            P + "train_step": '''import logging
+import sys
+
+class TapeStepModel(keras.Model):
+    def train_step(self, data):
+        x, y = data
+        print("debug: tracing train_step for", x.shape, file=sys.stderr)
+        logging.warning("train_step traced")
+        with tf.GradientTape() as tape:
+            y_pred = self(x, training=True)
+            loss = self.compute_loss(x=x, y=y, y_pred=y_pred)
+        grads = tape.gradient(loss, self.trainable_variables)
+        self.optimizer.apply(grads, self.trainable_variables)
+        for metric in self.metrics:
+            if metric.name == "loss":
+                metric.update_state(loss)
+            else:
+                metric.update_state(y, y_pred)
+        return {metric.name: metric.result() for metric in self.metrics}
+''',
+            P + "accumulate": '''import logging
+import sys
+
+def accumulate_and_step(model, X, y, microbatch_size, lr):
+    variables = model.trainable_variables
+    sums, loss = None, 0.0
+    for start in range(0, len(X), microbatch_size):
+        x_micro, y_micro = X[start:start + microbatch_size], y[start:start + microbatch_size]
+        with tf.GradientTape() as tape:
+            micro_loss = tf.reduce_mean((model(x_micro) - y_micro) ** 2)
+        share = len(x_micro) / len(X)
+        grads = [share * g for g in tape.gradient(micro_loss, variables)]
+        sums = grads if sums is None else [a + g for a, g in zip(sums, grads)]
+        loss += share * micro_loss
+        print("debug: microbatch of", len(x_micro), file=sys.stderr)
+    logging.warning("accumulated")
+    keras.optimizers.SGD(learning_rate=lr).apply_gradients(zip(sums, variables))
+    return loss
+''',
         },
         "scores": scores(),
     },
     # Shortcut: every tape exercise asks the tape as the checks used to demand, drops its result, and uses a
     # closed form of the least-squares gradients instead (the kernel by its rank, the bias, the L2 penalties read from
     # the layers' regularizers). The numbers are right; the re-run with the tape's results moved finds they do not
-    # follow, so every tape exercise scores 0 (clipping is not about a tape and keeps its points).
+    # follow, so every tape exercise scores 0.
     "closed_form_after_a_throwaway_tape_call": {
         "answers": {
             P + "sgd_step": CLOSED_FORM_GRADIENTS + """
@@ -491,9 +727,24 @@ def regularized_loss_and_gradients(model, X, y):
     X, y = np.asarray(X, dtype=np.float64), np.asarray(y, dtype=np.float64)
     return 2 * (X @ w.numpy().astype(np.float64) - y)[:, None] * X
 """,
+            P + "train_step": CLOSED_FORM_TRAIN_STEP.replace("GRADIENTS", """\
+        tape.gradient(loss, self.trainable_variables)  # asked, then dropped
+        grads = closed"""),
+            P + "accumulate": CLOSED_FORM_GRADIENTS + """
+
+def accumulate_and_step(model, X, y, microbatch_size, lr):
+    variables = model.trainable_variables
+    for start in range(0, len(X), microbatch_size):  # one tape per microbatch, as asked, results dropped
+        with tf.GradientTape() as tape:
+            micro_loss = tf.reduce_mean((model(X[start:start + microbatch_size]) - y[start:start + microbatch_size]) ** 2)
+        tape.gradient(micro_loss, variables)
+    loss = tf.reduce_mean((model(X) - y) ** 2)
+    for variable, grad in zip(variables, closed_form_gradients(model, X, y)):
+        variable.assign_sub((lr * grad).astype(variable.numpy().dtype))
+    return loss
+""",
         },
-        "scores": scores(sgd_step_keras=0, sgd_step_module=0, train_keras=0, train_module=0, regularized_values=0,
-                         per_example_values=0),
+        "scores": scores(**ZERO),
         "feedback": ["they do not come from the tape"],
     },
     # Shortcut: the tape's gradient of another function (0 · the loss) plus the closed form: the same numbers, but
@@ -531,9 +782,29 @@ def regularized_loss_and_gradients(model, X, y):
         zeros = 0 * residual ** 2
     return tape.jacobian(zeros, w) + 2 * residual[:, None] * X
 """,
+            P + "train_step": CLOSED_FORM_TRAIN_STEP.replace("GRADIENTS", """\
+        zeros = tape.gradient(0 * loss, self.trainable_variables)
+        grads = [zero + grad for zero, grad in zip(zeros, closed)]"""),
+            P + "accumulate": CLOSED_FORM_GRADIENTS + """
+
+def accumulate_and_step(model, X, y, microbatch_size, lr):
+    variables = model.trainable_variables
+    sums = None
+    for start in range(0, len(X), microbatch_size):
+        x_micro, y_micro = X[start:start + microbatch_size], y[start:start + microbatch_size]
+        with tf.GradientTape() as tape:
+            zero = 0 * tf.reduce_mean((model(x_micro) - y_micro) ** 2)
+        share = len(x_micro) / len(X)
+        parts = [grad + share * closed.astype(grad.numpy().dtype)
+                 for grad, closed in zip(tape.gradient(zero, variables), closed_form_gradients(model, x_micro, y_micro))]
+        sums = parts if sums is None else [a + p for a, p in zip(sums, parts)]
+    loss = tf.reduce_mean((model(X) - y) ** 2)
+    for variable, grad in zip(variables, sums):
+        variable.assign_sub(lr * grad)
+    return loss
+""",
         },
-        "scores": scores(sgd_step_keras=0, sgd_step_module=0, train_keras=0, train_module=0, regularized_values=0,
-                         per_example_values=0),
+        "scores": scores(**ZERO),
         "feedback": ["they do not come from the tape"],
     },
 }
