@@ -22,6 +22,13 @@ def test_plot_derivative_draws_f_the_closed_form_and_the_tape():
     assert ax_df.get_title() == "$g'(x)$"
 
 
+def test_plot_derivative_names_its_variable():
+    M = np.linspace(0, 6, 7)
+    fig = plot_derivative(M, np.sin(M), np.cos(M), name="E", variable="M")
+    assert [ax.get_title() for ax in fig.axes] == ["$E(M)$", "$E'(M)$"]
+    assert [ax.get_xlabel() for ax in fig.axes] == ["$M$", "$M$"]
+
+
 def test_plot_derivative_without_closed_form():
     x = np.linspace(0, 1, 5)
     fig = plot_derivative(x, x**2, 2 * x)

@@ -14,25 +14,25 @@ def _as_array(values, what="a value"):
     return np.asarray(values, dtype=np.float64)
 
 
-def plot_derivative(x, f, tape_derivative, exact_derivative=None, *, name="f", title=None):
+def plot_derivative(x, f, tape_derivative, exact_derivative=None, *, name="f", variable="x", title=None):
     """Draw f on the left and its derivative on the right: the tape's as dots, the closed form as a line.
 
     x, f, tape_derivative and exact_derivative are 1-D (tensors, arrays or lists of the same length).
-    name is set in LaTeX math ("f", "\\tanh", "u"): no spaces or bare underscores.
+    name and variable are set in LaTeX math ("f", "\\tanh", "u"; "x", "M"): no spaces or bare underscores.
     """
-    x, f = _as_array(x, "x"), _as_array(f, f"{name}(x)")
+    x, f = _as_array(x, variable), _as_array(f, f"{name}({variable})")
     tape_derivative = _as_array(tape_derivative, "the tape's derivative")
     fig, (ax_f, ax_df) = plt.subplots(1, 2, figsize=(10, 3.6), constrained_layout=True)
     ax_f.plot(x, f, color="C0", lw=2)
-    ax_f.set_title(f"${name}(x)$")
-    ax_f.set_xlabel("$x$")
+    ax_f.set_title(f"${name}({variable})$")
+    ax_f.set_xlabel(f"${variable}$")
     if exact_derivative is not None:
         ax_df.plot(x, _as_array(exact_derivative, "the closed form"), color="C1", lw=2, label="closed form")
     # Dots, thinned out so the closed-form line stays visible under them.
     step = max(1, len(x) // 40)
     ax_df.plot(x[::step], tape_derivative[::step], "o", color="C2", ms=4, label="tf.GradientTape")
-    ax_df.set_title(f"${name}'(x)$")
-    ax_df.set_xlabel("$x$")
+    ax_df.set_title(f"${name}'({variable})$")
+    ax_df.set_xlabel(f"${variable}$")
     ax_df.legend(loc="best")
     for ax in (ax_f, ax_df):
         ax.axhline(0, color="0.8", lw=0.8, zorder=0)

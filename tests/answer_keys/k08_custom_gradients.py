@@ -5,6 +5,13 @@ reversed gradient is the gradient of the primal times -λ, so its primal carries
 gradients of Exercise 3 take their upstream from finite differences and their clipping from TensorFlow's
 own tf.clip_by_norm. The wrong-gradient key of Exercise 4 is compared with the bugs the candidates were
 built with, and each verdict with a finite-difference Jacobian.
+
+The solvers' keys of Exercise 5 are checked against fixed points found here another way (plain iteration of
+x <- g(x, θ) until it stops changing, not the notebook's bisection): each answer against the iterated one and the
+equation's residual, each slope against central differences of the iterated answer at θ ± h (so the implicit
+function theorem the keys use is never used here). The second derivatives of Exercise 6 are mixed second
+differences of the primal (the Hessian times the direction, e_i·H·v, from four values each), and the directional
+derivative a difference along the direction.
 """
 import numpy as np
 import sympy as sp
@@ -89,6 +96,180 @@ def check_wrong_candidates(key):
     assert key({"b": ("exp", 2.0, "upstream")}, np.array([0.3, -0.2, 0.5])) == {"b"}
 
 
+# ---------------------------------------------------------------- Exercise 5: fixed points, solved here by iteration
+
+def iterate_to_fixed_point(g, x0, count=5000):
+    """x <- g(x) from x0, `count` times, then the last iterates must agree: no bisection, no formula of the answer."""
+    x = np.array(x0, dtype=np.float64)
+    for _ in range(count):
+        x = g(x)
+    assert np.allclose(g(x), x, rtol=0.0, atol=1e-14), "the iteration did not settle"
+    return x
+
+
+def kepler_by_iteration(M, e):
+    """E = M + e·sin E (|e| < 1: a contraction), by iteration from E = 0."""
+    M = np.asarray(M, dtype=np.float64)
+    return iterate_to_fixed_point(lambda E: M + e * np.sin(E), np.zeros_like(M))
+
+
+def tanh_by_iteration(theta, w):
+    """x = tanh(w·x + θ) (|w| < 1: a contraction, |tanh'| <= 1), by iteration from x = 0."""
+    theta = np.asarray(theta, dtype=np.float64)
+    return iterate_to_fixed_point(lambda x: np.tanh(w * x + theta), np.zeros_like(theta))
+
+
+def cos_by_iteration(theta):
+    """x = θ·cos x (0 < θ <= 1: |θ sin x| <= sin 1 < 1 near the answer), by iteration from x = 0."""
+    theta = np.asarray(theta, dtype=np.float64)
+    return iterate_to_fixed_point(lambda x: theta * np.cos(x), np.zeros_like(theta))
+
+
+def continued_fraction_by_iteration(theta):
+    """x = θ/(1 + x) for θ > 0, the positive answer, by iteration from x = 1 (|∂g/∂x| = x/(1 + x) < 1 there)."""
+    theta = np.asarray(theta, dtype=np.float64)
+    return iterate_to_fixed_point(lambda x: theta / (1.0 + x), np.ones_like(theta))
+
+
+def newton_sqrt_by_iteration(a):
+    """Newton's x <- (x + a/x)/2 from x = 1 + a, the checks' own g, iterated here."""
+    a = np.asarray(a, dtype=np.float64)
+    return iterate_to_fixed_point(lambda x: 0.5 * (x + a / x), 1.0 + a, count=200)
+
+
+def slope_by_differences(solve, theta, h=1e-5):
+    """d x(θ)/dθ entry by entry: central differences of the answer solved at θ + h and θ - h."""
+    theta = np.asarray(theta, dtype=np.float64)
+    return (solve(theta + h) - solve(theta - h)) / (2.0 * h)
+
+
+def check_kepler_anomaly(key):
+    """The key solves E = M + e·sin E: equal to the iterated answer, with a residual of rounding size, e = 0 gives M."""
+    for M, e in [(np.linspace(0.0, 3.0, 13), 0.5), (np.linspace(0.0, 1.5, 7), 0.9),
+                 (np.linspace(-7.0, 9.0, 12).reshape(3, 4), 0.7), (np.linspace(0.0, 2.0 * np.pi, 9), 0.0)]:
+        got = key(M, e)
+        _close(got, kepler_by_iteration(M, e), f"Kepler's E for e = {e}", rtol=1e-12, atol=1e-12)
+        _close(got - e * np.sin(got), M, f"the residual E - e·sin E - M for e = {e}", rtol=0.0, atol=1e-12)
+    _close(key(np.linspace(0.0, 3.0, 13, dtype=np.float32), 0.5),
+           kepler_by_iteration(np.linspace(0.0, 3.0, 13, dtype=np.float32), 0.5), "Kepler's E from a float32 M",
+           rtol=1e-12, atol=1e-12)
+
+
+def check_weighted_kepler_slope(key):
+    """w · dE/dM by central differences of E solved by iteration at M ± h, for several e (and none of them a
+    factor the key could be off by everywhere)."""
+    for M, e in [(np.linspace(0.0, 3.0, 13), 0.5), (np.linspace(0.0, 1.5, 7), 0.9),
+                 (np.linspace(-7.0, 9.0, 12).reshape(3, 4), 0.7), (np.linspace(0.0, 3.0, 5), 0.0)]:
+        w = RNG.uniform(-2.0, 2.0, size=M.shape)
+        _close(key(M, e, w), w * slope_by_differences(lambda m: kepler_by_iteration(m, e), M),
+               f"w·dE/dM for e = {e}")
+    M = np.linspace(0.0, 3.0, 13, dtype=np.float32)
+    w = RNG.uniform(0.5, 2.0, size=M.shape).astype(np.float32)
+    _close(key(M, 0.5, w), w.astype(np.float64) * slope_by_differences(lambda m: kepler_by_iteration(m, 0.5), M),
+           "w·dE/dM from float32 M and w")
+
+
+def check_weighted_newton_sqrt_slope(key):
+    """w · d√a/da by central differences of the answer of Newton's iteration (the checks' g) at a ± h."""
+    for a in [np.linspace(0.25, 16.0, 12).reshape(3, 4), np.linspace(0.01, 100.0, 7)]:
+        w = RNG.normal(size=a.shape)
+        _close(newton_sqrt_by_iteration(a) ** 2, a, "Newton's iteration solves x² = a", rtol=1e-14, atol=0.0)
+        _close(key(a, w), w * slope_by_differences(newton_sqrt_by_iteration, a, h=1e-6 * np.maximum(a, 1.0)),
+               "w·d√a/da")
+
+
+def check_tanh_fixed_point(key):
+    """The key solves x = tanh(w·x + θ): equal to the iterated answer, residual of rounding size."""
+    for theta, w in [(np.linspace(-2.0, 2.0, 12).reshape(3, 4), 0.8), (np.linspace(-1.0, 1.0, 9), -0.9),
+                     (np.linspace(-2.0, 2.0, 12).reshape(3, 4), 0.5), (np.linspace(-3.0, 3.0, 7), 0.0)]:
+        got = key(theta, w)
+        _close(got, tanh_by_iteration(theta, w), f"x = tanh({w}x + θ)", rtol=1e-12, atol=1e-12)
+        _close(got - np.tanh(w * got + theta), np.zeros_like(theta), f"the residual for w = {w}", rtol=0.0, atol=1e-12)
+    theta32 = np.linspace(-1.0, 1.0, 9, dtype=np.float32)
+    _close(key(theta32, -0.9), tanh_by_iteration(theta32, -0.9), "x = tanh(-0.9x + θ) from a float32 θ",
+           rtol=1e-12, atol=1e-12)
+
+
+def check_weighted_tanh_fixed_point_slope(key):
+    """v · dx/dθ by central differences of the iterated answer of x = tanh(w·x + θ) at θ ± h."""
+    for theta, w in [(np.linspace(-2.0, 2.0, 12).reshape(3, 4), 0.8), (np.linspace(-1.0, 1.0, 9), -0.9),
+                     (np.linspace(-2.0, 2.0, 12).reshape(3, 4), 0.5), (np.linspace(-3.0, 3.0, 7), 0.0)]:
+        v = RNG.uniform(-2.0, 2.0, size=theta.shape)
+        _close(key(theta, w, v), v * slope_by_differences(lambda t: tanh_by_iteration(t, w), theta),
+               f"v·dx/dθ for x = tanh({w}x + θ)")
+    theta32 = np.linspace(-1.0, 1.0, 9, dtype=np.float32)
+    v32 = RNG.uniform(0.5, 2.0, size=theta32.shape).astype(np.float32)
+    _close(key(theta32, -0.9, v32), v32.astype(np.float64) * slope_by_differences(lambda t: tanh_by_iteration(t, -0.9), theta32),
+           "v·dx/dθ from float32 θ and v")
+
+
+def check_weighted_cos_fixed_point_slope(key):
+    """v · dx/dθ by central differences of the iterated answer of x = θ·cos x at θ ± h."""
+    for theta in [np.linspace(0.2, 1.0, 9), np.linspace(0.05, 1.0, 12).reshape(4, 3)]:
+        v = RNG.normal(size=theta.shape)
+        _close(key(theta, v), v * slope_by_differences(cos_by_iteration, theta), "v·dx/dθ for x = θ·cos x")
+
+
+def check_continued_fraction_slope(key):
+    """dx/dθ by central differences of the iterated answer of x = θ/(1 + x) at θ ± h; 1/3 at θ = 2 (x = 1)."""
+    _close(continued_fraction_by_iteration(2.0), 1.0, "x = 2/(1 + x) is x = 1", rtol=0.0, atol=1e-14)
+    for theta in [np.float64(2.0), np.linspace(0.1, 10.0, 8), np.linspace(0.5, 6.0, 6).reshape(2, 3)]:
+        _close(key(theta), slope_by_differences(continued_fraction_by_iteration, theta), "dx/dθ for x = θ/(1 + x)")
+    _close(key(2.0), 1.0 / 3.0, "dx/dθ at θ = 2", rtol=1e-9, atol=1e-9)
+
+
+# ---------------------------------------------------------------- Exercise 6: second derivatives by second differences
+
+def hessian_times(primal, x, v, h=1e-4):
+    """H·v for the Hessian H of Σ primal(x), entry i as the mixed second difference
+    [P(x + h e_i + h v) - P(x + h e_i - h v) - P(x - h e_i + h v) + P(x - h e_i - h v)] / 4h², P = Σ primal.
+
+    The four values are summed after subtracting entry by entry, so the entries that do not move with x_i cancel
+    exactly and only entry i's rounding is divided by h²."""
+    x, v = np.asarray(x, dtype=np.float64), np.asarray(v, dtype=np.float64)
+    result = np.zeros_like(x)
+    for i in np.ndindex(x.shape):
+        step = np.zeros_like(x)
+        step[i] = h
+        values = [np.asarray(primal(x + a * step + b * h * v), dtype=np.float64) for a, b in
+                  [(1, 1), (1, -1), (-1, 1), (-1, -1)]]
+        result[i] = np.sum(values[0] - values[1] - values[2] + values[3]) / (4.0 * h * h)
+    return result
+
+
+def check_weighted_sin_product_curvature(key):
+    """v·w·(x sin x)'' is H·v for the Hessian of Σ w·x·sin x (mixed second differences), at several x, w, v."""
+    for x in [GRID, np.linspace(-3.0, 3.0, 25, dtype=np.float32).astype(np.float64), np.linspace(-2.0, 2.0, 6).reshape(2, 3)]:
+        w, v = RNG.uniform(-2.0, 2.0, size=x.shape), RNG.uniform(0.5, 2.0, size=x.shape)
+        _close(key(x, w, v), hessian_times(lambda a: w * a * np.sin(a), x, v), "v·w·(x sin x)''", rtol=1e-6, atol=1e-6)
+
+
+def check_cbrt_curvature(key):
+    """The cube root's second derivative is H·1 for the Hessian of Σ ∛x (mixed second differences), away from 0
+    (both signs), and SymPy's d²/dx² x^(1/3) for x > 0."""
+    for x in [AWAY_FROM_ZERO, np.concatenate([np.linspace(-4.0, -0.5, 6), np.linspace(0.5, 4.0, 6)]).reshape(3, 4)]:
+        _close(key(x), hessian_times(np.cbrt, x, np.ones_like(x), h=1e-5), "(∛x)''", rtol=1e-5, atol=1e-6)
+    positive = np.linspace(0.3, 8.0, 9)
+    sympy_form = sp.lambdify(X, sp.diff(sp.root(X, 3), X, 2), "numpy")
+    _close(key(positive), sympy_form(positive), "(∛x)'' against SymPy", rtol=1e-12, atol=1e-12)
+
+
+def check_log1p_square_jvp(key):
+    """The directional derivative of log(1 + x²) along u: [f(x + h u) - f(x - h u)] / 2h, entry by entry."""
+    for x in [np.linspace(-2.0, 2.0, 6).reshape(2, 3), np.linspace(-5.0, 5.0, 11)]:
+        u = RNG.normal(size=x.shape)
+        f = lambda a: np.log1p(a ** 2)
+        h = 1e-6
+        _close(key(x, u), (f(x + h * u) - f(x - h * u)) / (2.0 * h), "the jvp of log(1 + x²) along u")
+
+
+def check_weighted_log1p_square_hvp(key):
+    """The derivative along u of the gradient of Σ w·log(1 + x²) is H·u (mixed second differences)."""
+    for x in [np.linspace(-2.0, 2.0, 6).reshape(2, 3), np.linspace(-5.0, 5.0, 11)]:
+        w, u = RNG.uniform(0.5, 2.0, size=x.shape), RNG.normal(size=x.shape)
+        _close(key(x, w, u), hessian_times(lambda a: w * np.log1p(a ** 2), x, u), "the hvp of Σ w·log(1 + x²) along u")
+
+
 W = RNG.normal(size=13)
 COEFFICIENTS = RNG.uniform(-1.0, 1.0, size=4)
 
@@ -111,4 +292,18 @@ KEYS = {
     "expected_clipped_dense_gradient": Custom(check_clipped_dense),
     # Exercise 4
     "expected_wrong_candidates": Custom(check_wrong_candidates),
+    # Exercise 5: the answers of the fixed-point equations, and their slopes by differences of answers solved here
+    "expected_kepler_anomaly": Custom(check_kepler_anomaly),
+    "expected_weighted_kepler_slope": Custom(check_weighted_kepler_slope),
+    "expected_weighted_newton_sqrt_slope": Custom(check_weighted_newton_sqrt_slope),
+    "expected_tanh_fixed_point": Custom(check_tanh_fixed_point),
+    "expected_weighted_tanh_fixed_point_slope": Custom(check_weighted_tanh_fixed_point_slope),
+    "expected_weighted_cos_fixed_point_slope": Custom(check_weighted_cos_fixed_point_slope),
+    "expected_continued_fraction_slope": Custom(check_continued_fraction_slope),
+    # Exercise 6: first derivatives by differences of the primal, second ones by mixed second differences
+    "expected_weighted_sin_product_slope": Key(lambda x, w: w * x * np.sin(x), (GRID, W)),
+    "expected_weighted_sin_product_curvature": Custom(check_weighted_sin_product_curvature),
+    "expected_cbrt_curvature": Custom(check_cbrt_curvature),
+    "expected_log1p_square_jvp": Custom(check_log1p_square_jvp),
+    "expected_weighted_log1p_square_hvp": Custom(check_weighted_log1p_square_hvp),
 }
