@@ -5,6 +5,7 @@ import os
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 import textwrap
 import uuid
@@ -375,6 +376,19 @@ def test_a_python_environment_in_tmp_is_mounted_over_the_sandboxs_tmp(monkeypatc
     mounted = [args[i + 1] for i, arg in enumerate(args) if arg in ("--tmpfs", "--ro-bind", "--bind")]
     assert mounted.index("/tmp/clone/.venv") > mounted.index("/tmp")
     assert mounted.index("/tmp/w/inbox") > mounted.index("/tmp") and mounted.index("/tmp/w/submission") > mounted.index("/tmp")
+
+
+def test_an_environment_reached_through_a_link_runs_from_the_folder_the_sandbox_binds(monkeypatch, tmp_path):
+    """`.hub-venv -> /var/cache/...`: the sandbox binds the real folder, so the fork server must start from it."""
+    real = tmp_path / "cache" / "env"
+    (real / "bin").mkdir(parents=True)
+    (tmp_path / "clone").mkdir()
+    (tmp_path / "clone" / ".venv").symlink_to(real)
+    monkeypatch.setattr(sys, "prefix", str(tmp_path / "clone" / ".venv"))
+    monkeypatch.setattr(sys, "exec_prefix", str(tmp_path / "clone" / ".venv"))
+    monkeypatch.setattr(sys, "executable", str(tmp_path / "clone" / ".venv" / "bin" / "python"))
+    assert sandbox.python_executable() == str(real / "bin" / "python")
+    assert real in sandbox.python_folders()
 
 
 def test_without_bubblewrap_grading_is_refused_with_what_to_do(monkeypatch):

@@ -85,7 +85,8 @@ class Worker:
         for folder in (self.slot, self.inbox, self.home, self.sockets):
             folder.mkdir(exist_ok=True)
         (self.sockets / "server").unlink(missing_ok=True)
-        serve = [sys.executable, "-c", Path(forkserver.__file__).read_text(), "serve", str(self.sockets / "server")]
+        python = sandbox.python_executable() if self.settings.sandboxed else sys.executable
+        serve = [python, "-c", Path(forkserver.__file__).read_text(), "serve", str(self.sockets / "server")]
         if self.settings.sandboxed:  # (the socket folder is emptied after each kernel, the others before)
             sizes = sandbox.writable_folders(self.slot, self.sockets, self.settings.limits)
             scratch = [folder for folder in sizes if folder != str(self.sockets)]
@@ -276,6 +277,9 @@ class LocalWorkers:
         self.processes = ProcessPoolExecutor(max_workers=self.size,
                                              mp_context=multiprocessing.get_context("spawn"),
                                              initializer=_start_worker, initargs=(settings,))
+        # Where a worker dies (its fork server could not start, say), Python before 3.11.3 joins the thread that
+        # feeds the dead worker's queue, which never returns: grading hung instead of reporting why.
+        self.processes._call_queue.cancel_join_thread()
         for _ in range(self.size):  # start every worker now: fork servers warm up while submissions are prepared
             self.processes.submit(_no_op)
 

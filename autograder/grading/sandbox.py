@@ -98,6 +98,16 @@ def python_folders() -> list[Path]:
     return sorted(f for f in folders if not f.is_relative_to("/usr"))  # /usr is there already
 
 
+def python_executable() -> str:
+    """The worker's Python by a path that exists in the sandbox, which binds the environment where it really is:
+    an environment reached through a link (`.hub-venv -> /var/cache/...`) runs from its real folder, where its
+    pyvenv.cfg is too."""
+    try:
+        return str(Path(sys.prefix).resolve() / Path(sys.executable).relative_to(sys.prefix))
+    except ValueError:  # a Python outside its prefix: bound as it is
+        return sys.executable
+
+
 def writable_folders(workdir: Path, sockets: Path, limits: Limits) -> dict[str, int]:
     """{folder inside the sandbox: its size}, every folder student code can write to (mounted in this
     order: the worker's folders may be inside /tmp)."""
