@@ -114,3 +114,13 @@ def test_the_lab_floor_is_the_oldest_jupyterlab_and_notebook_pyproject_allows():
         [lower] = [spec.version for spec in pins[name] if spec.operator == ">="]
         assert floor[name] == f"=={lower}.0", (name, floor[name], lower)
     assert floor["nbgrader"] == str(pins["nbgrader"])
+
+
+def test_the_hubs_environment_has_the_courses_pins_and_jupyterhub():
+    """make test-hub serves the course from tests/hub/requirements.txt: the course's own pins, and the hub."""
+    lines = [line for line in (ROOT / "tests" / "hub" / "requirements.txt").read_text().splitlines()
+             if line and not line.startswith("#")]
+    hub = dict(_normal(line) for line in lines)
+    pins = dict(_normal(spec) for spec in _pyproject()["project"]["dependencies"] if "python_version" not in spec)
+    assert {name: hub.get(name) for name in pins} == pins
+    assert hub["jupyterhub"].startswith("==")
