@@ -3,6 +3,8 @@
 Jacobians are checked against finite differences of the primal (the function itself, written here).
 Directional derivatives ∇f·v, Hessian-vector products Hv and the pairs (∇f·v, vᵀHv) are checked
 against SymPy's exact derivatives of the function, written here as a SymPy expression, at random points.
+JVPs with respect to a model's parameters are checked against central differences of the model, written here in
+NumPy, along the direction in parameter space.
 """
 import numpy as np
 import sympy as sp
@@ -107,6 +109,42 @@ def softmax(z):
     return e / np.sum(e)
 
 
+def dense(x, kernel, bias):
+    return x @ kernel + bias
+
+
+def tanh_network(x, W1, b1, W2, b2):
+    return np.tanh(x @ W1 + b1) @ W2 + b2
+
+
+def along(primal, x, weights, direction, h=1e-6):
+    """d/dt primal(x, *(weights + t·direction)) at t = 0, by central differences."""
+    plus = primal(x, *[w + h * d for w, d in zip(weights, direction)])
+    minus = primal(x, *[w - h * d for w, d in zip(weights, direction)])
+    return (plus - minus) / (2 * h)
+
+
+def check_parameter_jvp(primal, shapes, frozen=0):
+    """Check a key against `along`: a dense key takes (x, one tangent per weight); a frozen one (x, the first `frozen`
+    weights, which stay fixed, then one tangent per other weight); any other (x, the weights, one tangent per weight)."""
+    def check(key):
+        for batch, n_in in [(1, 3), (5, 3), (4, 3)]:
+            weights = [RNG.normal(size=shape) for shape in shapes]
+            direction = [RNG.normal(size=shape) for shape in shapes]
+            for d in range(frozen):
+                direction[d] = np.zeros(shapes[d])
+            x = RNG.normal(size=(batch, n_in))
+            wanted = along(primal, x, weights, direction)
+            if primal is dense:
+                got = key(x, *direction)
+            elif frozen:
+                got = key(x, *weights[:frozen], *direction[frozen:])
+            else:
+                got = key(x, *weights, *direction)
+            np.testing.assert_allclose(got, wanted, rtol=1e-7, atol=1e-8)
+    return check
+
+
 KEYS = {
     "expected_cubic_directional": Custom(check_directional(
         cubic, known=[((np.array([1.0, 2.0, 3.0]), np.array([1.0, 0.0, -1.0])), -24.0)])),
@@ -128,4 +166,7 @@ KEYS = {
         power, positive=True, known=[((np.array([1.1]), np.array([1.0])), (4.4417, 10.0948))])),
     "expected_quadratic_line_derivatives": Custom(check_quadratic_line),
     "expected_logsumexp_line_derivatives": Custom(check_line(logsumexp)),
+    "expected_dense_parameter_jvp": Custom(check_parameter_jvp(dense, [(3, 2), (2,)])),
+    "expected_tanh_network_parameter_jvp": Custom(check_parameter_jvp(tanh_network, [(3, 4), (4,), (4, 2), (2,)])),
+    "expected_frozen_layer_parameter_jvp": Custom(check_parameter_jvp(tanh_network, [(3, 4), (4,), (4, 2), (2,)], frozen=2)),
 }

@@ -1,7 +1,8 @@
 """Answer keys of 07_controlling_the_tape, checked against finite differences.
 
 Every key of this notebook is the gradient a tape reports when part of the computation is held
-constant (a stopped factor, a straight-through rounding, a frozen encoder, a constant target). Each
+constant (a stopped factor, a straight-through rounding, a frozen encoder, a constant target), or of a
+stack whose blocks are recomputed in the backward pass (the same gradients as without). Each
 is compared here with central differences of a primal in which that part is frozen at its value at
 the point: the definition of what the tape computes, written independently of the notebook.
 """
@@ -90,6 +91,58 @@ def check_reward_regression_step(key):
     _close(new_bias, bias - 0.3 * numeric_derivative(primal, args, 4), "the bias after the step")
 
 
+def _stack_loss(x, weights, activation):
+    """L = Σ h_n for h_k = act(h_{k-1}·W_k + b_k): the primal, written apart from the key's backward pass."""
+    h = x
+    for kernel, bias in zip(weights[0::2], weights[1::2]):
+        h = activation(h @ kernel + bias)
+    return np.sum(h)
+
+
+def check_dense_stack(key):
+    """Gradients of a stack of dense blocks for x and every kernel and bias, against central differences."""
+    for activation, name, sizes in ((np.tanh, "tanh", [3, 4, 4, 2]), (np.sin, "sin", [2, 3, 1]), (np.tanh, "tanh", [2, 2])):
+        x = RNG.normal(size=(5, sizes[0]))
+        weights = []
+        for a, b in zip(sizes[:-1], sizes[1:]):
+            weights += [RNG.normal(size=(a, b)) * 0.8, RNG.normal(size=b) * 0.3]
+        dx, grads = key(x, weights[0::2], weights[1::2], name)
+        primal = lambda x, *w: _stack_loss(x, w, activation)  # noqa: E731
+        _close(dx, numeric_derivative(primal, [x] + weights, 0), f"dL/dx ({name})")
+        assert len(grads) == len(weights), "one gradient per kernel and bias"
+        for index, grad in enumerate(grads):
+            _close(grad, numeric_derivative(primal, [x] + weights, index + 1), f"gradient {index} ({name})")
+
+
+def check_keras_stack(key):
+    """Dense(tanh) then a linear Dense: gradients for x and the four weights, against central differences."""
+    x = RNG.normal(size=(6, 3))
+    weights = [RNG.normal(size=(3, 4)), RNG.normal(size=4), RNG.normal(size=(4, 2)), RNG.normal(size=2)]
+    primal = lambda x, w1, b1, w2, b2: np.sum(np.tanh(x @ w1 + b1) @ w2 + b2)  # noqa: E731
+    dx, grads = key(x, weights)
+    _close(dx, numeric_derivative(primal, [x] + weights, 0), "dL/dx")
+    for index, grad in enumerate(grads):
+        _close(grad, numeric_derivative(primal, [x] + weights, index + 1), f"gradient {index}")
+
+
+def check_fine_tune_step(key):
+    """One step through Dense → BatchNormalization in inference mode → tanh → Dense: the normalisation is the affine
+    map of its moving statistics (not stepped); the Dense weights step by their numeric gradients."""
+    x, y = RNG.normal(size=(9, 2)), RNG.normal(size=(9, 1))
+    w1, b1, w2, b2 = RNG.normal(size=(2, 3)), RNG.normal(size=3), RNG.normal(size=(3, 1)), RNG.normal(size=1)
+    gamma, beta, mean, variance = RNG.uniform(0.5, 2, 3), RNG.normal(size=3), RNG.normal(size=3), RNG.uniform(0.5, 3, 3)
+
+    def loss(w1, b1, w2, b2):
+        normalised = (x @ w1 + b1 - mean) / np.sqrt(variance + 1e-3) * gamma + beta
+        return np.mean((np.tanh(normalised) @ w2 + b2 - y) ** 2)
+
+    got = key(x, y, w1, b1, gamma, beta, mean, variance, 1e-3, w2, b2, 0.1)
+    weights = (w1, b1, w2, b2)
+    _close(got[0], loss(*weights), "the loss before the step")
+    for index, name in enumerate(["w1", "b1", "w2", "b2"]):
+        _close(got[index + 1], weights[index] - 0.1 * numeric_derivative(loss, weights, index), f"{name} after the step")
+
+
 KEYS = {
     # Exercise 1
     "expected_sin_exp_frozen": frozen_product(np.sin, np.exp),
@@ -108,4 +161,9 @@ KEYS = {
     # Exercise 4
     "expected_td_step": Custom(check_td_step),
     "expected_reward_regression_step": Custom(check_reward_regression_step),
+    # Exercise 5
+    "expected_dense_stack_gradients": Custom(check_dense_stack),
+    "expected_keras_stack_gradients": Custom(check_keras_stack),
+    # Exercise 6
+    "expected_fine_tune_step": Custom(check_fine_tune_step),
 }

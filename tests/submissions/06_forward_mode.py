@@ -4,7 +4,8 @@ Each entry: "answers" maps a solution cell's grade id to the whole source the st
 (solution cells not listed keep the source notebook's solution); "scores" maps every grade cell id
 of the notebook to the exact points that submission must get.
 Grade cells and points: directional_cubic 1, directional_other 2, jacobian_tall 1, jacobian_other 2,
-hvp_quadratic 1, hvp_large 2, second_power 1, second_other 2 (12 in all).
+hvp_quadratic 1, hvp_large 2, second_power 1, second_other 2, parameter_jvp_dense 1, parameter_jvp_network 2
+(15 in all).
 """
 
 from . import scores_for
@@ -16,6 +17,29 @@ NO_DIRECTIONAL = dict(directional_cubic=0, directional_other=0)
 NO_JACOBIAN = dict(jacobian_tall=0, jacobian_other=0)
 NO_HVP = dict(hvp_quadratic=0, hvp_large=0)
 NO_SECOND = dict(second_power=0, second_other=0)
+NO_PARAMETER = dict(parameter_jvp_dense=0, parameter_jvp_network=0)
+
+# Exercise 5's closed form for a stack of Dense layers (linear or tanh), forward mode by hand in NumPy float64:
+# what a shortcut computes instead of reading the accumulator.
+DENSE_STACK_BY_HAND = """
+def dense_stack_jvp_by_hand(model, x, direction):
+    variables = list(model.trainable_variables)
+    def tangent_of(weight):
+        for variable, d in zip(variables, direction):
+            if variable is weight:
+                return np.asarray(d, dtype=np.float64)
+        return np.zeros(weight.shape)
+    h = np.asarray(x, dtype=np.float64)
+    dh = np.zeros_like(h)
+    for layer in model.layers:
+        W, b = np.asarray(layer.kernel, dtype=np.float64), np.asarray(layer.bias, dtype=np.float64)
+        z, dz = h @ W + b, dh @ W + h @ tangent_of(layer.kernel) + tangent_of(layer.bias)
+        if layer.get_config()["activation"] == "tanh":
+            h, dh = np.tanh(z), (1.0 - np.tanh(z) ** 2) * dz
+        else:
+            h, dh = z, dz
+    return dh
+"""
 
 
 SUBMISSIONS = {
@@ -46,6 +70,14 @@ SUBMISSIONS = {
         g = tape.gradient(y, x)
     del tape
     return acc.jvp(g).numpy()
+''',
+            P + "parameter_jvp": '''def parameter_jvp(model, x, direction):
+    weights = model.trainable_weights
+    primals = tuple(w.value for w in weights)
+    tangents = tuple(np.asarray(d, dtype=np.float32) for d in direction)
+    with tf.autodiff.ForwardAccumulator(primals, tangents) as acc:
+        outputs = model(tf.convert_to_tensor(x, dtype=tf.float32), training=False)
+    return acc.jvp(outputs).numpy()
 ''',
         },
         "scores": scores(),
@@ -125,6 +157,14 @@ def directional_derivative(f, x, v):
         g = tape.gradient(y, x)
     return acc.jvp(g)
 ''',
+            P + "parameter_jvp": '''def parameter_jvp(model, x, direction):
+    print("debug: parameter_jvp", file=sys.stderr)
+    logging.warning("a warning from the student")
+    variables = model.trainable_variables
+    with tf.autodiff.ForwardAccumulator([v.value for v in variables], [tf.constant(d, dtype=v.dtype) for d, v in zip(direction, variables)]) as acc:
+        y = model(x)
+    return acc.jvp(y)
+''',
         },
         "scores": scores(),
     },
@@ -170,8 +210,18 @@ def directional_derivative(f, x, v):
     second = tf.reduce_sum(outer.gradient(first, x) * v)
     return first, second
 ''',
+            P + "parameter_jvp": '''def parameter_jvp(model, x, direction):   # section 7's double-VJP trick, with two tapes
+    variables = model.trainable_variables
+    u = tf.zeros_like(model(x))
+    with tf.GradientTape() as transpose_tape:
+        transpose_tape.watch(u)
+        with tf.GradientTape() as backward_tape:
+            y = model(x)
+        uJ = backward_tape.gradient(y, variables, output_gradients=u)
+    return transpose_tape.gradient(uJ, u, output_gradients=[tf.constant(d, dtype=v.dtype) for d, v in zip(direction, variables)])
+''',
         },
-        "scores": scores(**NO_DIRECTIONAL, **NO_JACOBIAN, **NO_HVP, **NO_SECOND),
+        "scores": scores(**NO_DIRECTIONAL, **NO_JACOBIAN, **NO_HVP, **NO_SECOND, **NO_PARAMETER),
     },
     # H v from the whole Hessian (tape.jacobian of the gradient): right numbers at n = 6, refused by the counts
     # before n = 20 000, where the Hessian would take 1.6 GB.
@@ -231,8 +281,15 @@ def directional_derivative(f, x, v):
     first = outer.jvp(y)
     return first, inner.jvp(first)   # outside in: None
 ''',
+            P + "parameter_jvp": '''def parameter_jvp(model, x, direction):
+    variables = model.trainable_variables
+    y = model(x)   # before the block
+    with tf.autodiff.ForwardAccumulator([v.value for v in variables], [tf.constant(d) for d in direction]) as acc:
+        pass
+    return acc.jvp(y)
+''',
         },
-        "scores": scores(**NO_DIRECTIONAL, **NO_JACOBIAN, **NO_HVP, **NO_SECOND),
+        "scores": scores(**NO_DIRECTIONAL, **NO_JACOBIAN, **NO_HVP, **NO_SECOND, **NO_PARAMETER),
     },
     # The tangent (1, ..., 1) instead of v: the gradient's sum (Exercise 1), H·1 (Exercise 3), and ones as the
     # outer tangent (Exercise 4, right first derivative, wrong second).
@@ -282,8 +339,20 @@ def directional_derivative(f, x, v):
     plus, mid, minus = (float(f(tf.constant(x + s * h * v))) for s in (1, 0, -1))
     return (plus - minus) / (2 * h), (plus - 2 * mid + minus) / h ** 2
 ''',
+            P + "parameter_jvp": '''def parameter_jvp(model, x, direction):
+    variables, h = model.trainable_variables, 1e-3
+    start = [v.numpy() for v in variables]
+    outputs = []
+    for sign in (1, -1):
+        for v, w, d in zip(variables, start, direction):
+            v.assign(w + sign * h * np.asarray(d, dtype=np.float32))
+        outputs.append(np.asarray(model(x), dtype=np.float64))
+    for v, w in zip(variables, start):
+        v.assign(w)
+    return (outputs[0] - outputs[1]) / (2 * h)
+''',
         },
-        "scores": scores(**NO_DIRECTIONAL, **NO_SECOND),
+        "scores": scores(**NO_DIRECTIONAL, **NO_SECOND, **NO_PARAMETER),
     },
     # The closed form of the visible example (Σ 3x²v) behind a token jvp: right numbers in the Σx³ cell, but they do
     # not come from the accumulator (and the functions the student has not seen get wrong ones).
@@ -331,6 +400,45 @@ def directional_derivative(f, x, v):
         },
         "scores": scores(**NO_SECOND),
     },
+    # Exercise 5 with TensorFlow's documented primals, the Keras 3 variables themselves: AttributeError.
+    "keras_variables_as_primals": {
+        "answers": {
+            P + "parameter_jvp": '''def parameter_jvp(model, x, direction):
+    variables = model.trainable_variables
+    with tf.autodiff.ForwardAccumulator(variables, [tf.constant(d) for d in direction]) as acc:
+        y = model(x)
+    return acc.jvp(y)
+''',
+        },
+        "scores": scores(**NO_PARAMETER),
+    },
+    # Exercise 5 with tf.convert_to_tensor of each variable as the primal: copies the model never reads, so None.
+    "converted_copies_as_primals": {
+        "answers": {
+            P + "parameter_jvp": '''def parameter_jvp(model, x, direction):
+    variables = model.trainable_variables
+    primals = [tf.convert_to_tensor(v) for v in variables]
+    with tf.autodiff.ForwardAccumulator(primals, [tf.constant(d, dtype=p.dtype) for d, p in zip(direction, primals)]) as acc:
+        y = model(x)
+    return acc.jvp(y)
+''',
+        },
+        "scores": scores(**NO_PARAMETER),
+        "feedback": ["tf.convert_to_tensor(variable) is a copy the model never reads"],
+    },
+    # Exercise 5 with the kernels only as primals: the biases' tangents are left out (x·d_W, not x·d_W + d_b).
+    "kernels_only": {
+        "answers": {
+            P + "parameter_jvp": '''def parameter_jvp(model, x, direction):
+    pairs = [(v.value, tf.constant(d)) for v, d in zip(model.trainable_variables, direction) if len(v.shape) == 2]
+    with tf.autodiff.ForwardAccumulator([p for p, _ in pairs], [t for _, t in pairs]) as acc:
+        y = model(x)
+    return acc.jvp(y)
+''',
+        },
+        "scores": scores(**NO_PARAMETER),
+        "feedback": ["the bias's tangent is missing"],
+    },
     # Calling the answer keys of the visible checks: they refuse to run from the student's code.
     "calls_the_answer_keys": {
         "answers": {
@@ -366,8 +474,15 @@ def directional_derivative(f, x, v):
     outer.jvp(inner.jvp(y))
     return expected_power_line_derivatives(x, v)
 ''',
+            P + "parameter_jvp": '''def parameter_jvp(model, x, direction):
+    variables = model.trainable_variables
+    with tf.autodiff.ForwardAccumulator([v.value for v in variables], [tf.constant(d) for d in direction]) as acc:
+        y = model(x)
+    acc.jvp(y)
+    return expected_dense_parameter_jvp(x, *direction)
+''',
         },
-        "scores": scores(**NO_DIRECTIONAL, **NO_JACOBIAN, **NO_HVP, **NO_SECOND),
+        "scores": scores(**NO_DIRECTIONAL, **NO_JACOBIAN, **NO_HVP, **NO_SECOND, **NO_PARAMETER),
     },
     # Shortcut: every accumulator is asked as the counts demand, its jvp dropped, and the answer is a central
     # finite difference of f in float64 (f called through its unwrapped function where its calls are counted).
@@ -437,8 +552,17 @@ def second_directional_derivative(f, x, v):
     plus, zero, minus = (float(raw(tf.constant(x64 + t * h * v64))) for t in (1, 0, -1))
     return (plus - minus) / (2 * h), (plus - 2 * zero + minus) / (h * h)
 """,
+            P + "parameter_jvp": "import numpy as np\n" + DENSE_STACK_BY_HAND + """
+
+def parameter_jvp(model, x, direction):
+    variables = model.trainable_variables
+    with tf.autodiff.ForwardAccumulator([v.value for v in variables], [tf.constant(d) for d in direction]) as acc:
+        y = model(x)
+    acc.jvp(y)  # asked once, as the counts demand, then dropped
+    return dense_stack_jvp_by_hand(model, x, direction).astype(np.float32)
+""",
         },
-        "scores": scores(**NO_DIRECTIONAL, **NO_JACOBIAN, **NO_HVP, **NO_SECOND),
+        "scores": scores(**NO_DIRECTIONAL, **NO_JACOBIAN, **NO_HVP, **NO_SECOND, **NO_PARAMETER),
         "feedback": ["they do not come from the tape"],
     },
     # Shortcut: the accumulator's jvp of another function (0 · the right one) plus a finite difference of f.
@@ -507,7 +631,15 @@ def second_directional_derivative(f, x, v):
     return (first_zero + tf.constant((plus - minus) / (2 * h), dtype=x.dtype),
             second_zero + tf.constant((plus - 2 * mid + minus) / (h * h), dtype=x.dtype))
 """,
+            P + "parameter_jvp": "import numpy as np\n" + DENSE_STACK_BY_HAND + """
+
+def parameter_jvp(model, x, direction):
+    variables = model.trainable_variables
+    with tf.autodiff.ForwardAccumulator([v.value for v in variables], [tf.constant(d) for d in direction]) as acc:
+        zero = 0 * model(x)
+    return acc.jvp(zero) + tf.constant(dense_stack_jvp_by_hand(model, x, direction), dtype=tf.float32)
+""",
         },
-        "scores": scores(**NO_DIRECTIONAL, **NO_JACOBIAN, **NO_HVP, **NO_SECOND),
+        "scores": scores(**NO_DIRECTIONAL, **NO_JACOBIAN, **NO_HVP, **NO_SECOND, **NO_PARAMETER),
     },
 }

@@ -5,7 +5,8 @@ Each entry: "answers" maps a solution cell's grade id to the whole source the st
 of the notebook to the exact points that submission must get.
 Grade cells and points: frozen_factor_sin_exp 1, frozen_factor_other 1, straight_through_round 1,
 straight_through_other 2, head_step_update 2, head_step_encoder_frozen 1, td_step_update 2,
-td_step_terminal_free 1 (11 in all).
+td_step_terminal_free 1, checkpointed_dense 2, checkpointed_keras 1, fine_tune_step 2, fine_tune_frozen 1
+(17 in all).
 """
 
 from . import scores_for
@@ -50,6 +51,31 @@ SUBMISSIONS = {
         q_taken = tf.reduce_sum(q * tf.one_hot(actions, n_actions, dtype=q.dtype), axis=1)
         loss = tf.reduce_mean(tf.square(q_taken - target))
     variables = q_net.trainable_variables
+    keras.optimizers.SGD(learning_rate).apply_gradients(zip(tape.gradient(loss, variables), variables))
+    return float(loss)
+''',
+            P + "checkpointed": '''def checkpointed_gradients(blocks, x, variables):
+    x = tf.constant(x)
+    checkpointed = [tf.recompute_grad(block) for block in blocks]
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        h = x
+        for block in checkpointed:
+            h = block(h)
+        total = tf.reduce_sum(h)
+    dx = tape.gradient(total, x)
+    dvariables = tape.gradient(total, variables)
+    del tape
+    return dx.numpy(), [g.numpy() for g in dvariables]
+''',
+            P + "fine_tune": '''def fine_tune_step(model, x, y, learning_rate):
+    for layer in model.layers:
+        if type(layer).__name__ == "BatchNormalization":
+            layer.trainable = False
+    variables = model.trainable_variables          # after freezing: without gamma and beta
+    with tf.GradientTape() as tape:
+        prediction = model(x, training=True)
+        loss = tf.reduce_mean(tf.square(prediction - y))
     keras.optimizers.SGD(learning_rate).apply_gradients(zip(tape.gradient(loss, variables), variables))
     return float(loss)
 ''',
@@ -232,6 +258,98 @@ SUBMISSIONS = {
         },
         "scores": scores(head_step_update=0, head_step_encoder_frozen=0, td_step_update=0, td_step_terminal_free=0),
     },
+    # Wrong: the stack recorded as usual, no tf.recompute_grad: the gradients are right, but each block ran once,
+    # so the tape kept every intermediate (Ex 5's blocks log their runs).
+    "no_recompute_grad": {
+        "answers": {
+            P + "checkpointed": '''def checkpointed_gradients(blocks, x, variables):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        h = x
+        for block in blocks:
+            h = block(h)
+        loss = tf.reduce_sum(h)
+    dx, *dvariables = tape.gradient(loss, [x] + list(variables))
+    return dx, dvariables
+''',
+        },
+        "scores": scores(checkpointed_dense=0, checkpointed_keras=0),
+        "feedback": ["each block ran once, in the forward pass"],
+    },
+    # Wrong: one tf.recompute_grad around the whole stack: the blocks are recomputed all at once, first to last
+    # (the gradients are right; the tape's peak during the backward pass is that of the plain stack).
+    "recompute_the_whole_stack": {
+        "answers": {
+            P + "checkpointed": '''def checkpointed_gradients(blocks, x, variables):
+    x = tf.convert_to_tensor(x)
+
+    def stack(h):
+        for block in blocks:
+            h = block(h)
+        return h
+
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        loss = tf.reduce_sum(tf.recompute_grad(stack)(x))
+    dx, *dvariables = tape.gradient(loss, [x] + list(variables))
+    return dx, dvariables
+''',
+        },
+        "scores": scores(checkpointed_dense=0, checkpointed_keras=0),
+        "feedback": ["the whole stack was wrapped in one tf.recompute_grad"],
+    },
+    # Wrong: each block checkpointed, but x not watched: dL/dx is None (the variables' gradients are right).
+    "checkpointed_without_watching_x": {
+        "answers": {
+            P + "checkpointed": '''def checkpointed_gradients(blocks, x, variables):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as tape:
+        h = x
+        for block in blocks:
+            h = tf.recompute_grad(block)(h)
+        loss = tf.reduce_sum(h)
+    dx, *dvariables = tape.gradient(loss, [x] + list(variables))
+    return dx, dvariables
+''',
+        },
+        "scores": scores(checkpointed_dense=0, checkpointed_keras=0),
+        "feedback": ["dL/dx"],
+    },
+    # Wrong: the normalisation run in inference mode by training=False instead of freezing it: the forward pass and the
+    # first Dense step are right (the visible checks of Ex 6's first cell pass), but γ and β are still in
+    # trainable_variables and take a step too, so the hidden second step and the frozen-state cell fail.
+    "batchnorm_training_false_instead_of_frozen": {
+        "answers": {
+            P + "fine_tune": '''def fine_tune_step(model, x, y, learning_rate):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean((model(x, training=False) - y) ** 2)
+    grads = tape.gradient(loss, model.trainable_variables)
+    for variable, grad in zip(model.trainable_variables, grads):
+        variable.assign_sub(learning_rate * grad)
+    return loss
+''',
+        },
+        "scores": scores(fine_tune_step=0, fine_tune_frozen=0),
+        "feedback": ["the step updated it: it was still in trainable_variables"],
+    },
+    # Wrong: γ and β left out of the step, but the normalisation left trainable: with training=True it normalises with
+    # the batch's statistics (another loss, other steps) and moves its moving statistics.
+    "batchnorm_left_out_of_the_step_but_trainable": {
+        "answers": {
+            P + "fine_tune": '''def fine_tune_step(model, x, y, learning_rate):
+    variables = [v for layer in model.layers if not isinstance(layer, keras.layers.BatchNormalization)
+                 for v in layer.trainable_variables]
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean((model(x, training=True) - y) ** 2)
+    for variable, grad in zip(variables, tape.gradient(loss, variables)):
+        variable.assign_sub(learning_rate * grad)
+    return loss
+''',
+        },
+        "scores": scores(fine_tune_step=0, fine_tune_frozen=0),
+        "feedback": ["the normalisation in training mode, with the batch's statistics"],
+    },
     # Wrong: every solution returns what the matching answer key gives (keys refuse to run from student code).
     "calls_answer_keys": {
         "answers": {
@@ -252,10 +370,21 @@ SUBMISSIONS = {
     q_net.set_weights([kernel, bias])
     return loss
 ''',
+            P + "checkpointed": '''def checkpointed_gradients(blocks, x, variables):
+    return expected_dense_stack_gradients(x, variables[0::2], variables[1::2], "tanh")
+''',
+            P + "fine_tune": '''def fine_tune_step(model, x, y, learning_rate):
+    w1, b1, gamma, beta, mean, variance, w2, b2 = model.get_weights()
+    loss, w1, b1, w2, b2 = expected_fine_tune_step(x, y, w1, b1, gamma, beta, mean, variance, 1e-3, w2, b2,
+                                                   learning_rate)
+    model.set_weights([w1, b1, gamma, beta, mean, variance, w2, b2])
+    return loss
+''',
         },
         "scores": scores(frozen_factor_sin_exp=0, frozen_factor_other=0, straight_through_round=0,
                          straight_through_other=0, head_step_update=0, head_step_encoder_frozen=0,
-                         td_step_update=0, td_step_terminal_free=0),
+                         td_step_update=0, td_step_terminal_free=0, checkpointed_dense=0, checkpointed_keras=0,
+                         fine_tune_step=0, fine_tune_frozen=0),
     },
     # Wrong: the tape code is right, but no function returns its result (None everywhere).
     "no_return": {
@@ -279,9 +408,30 @@ SUBMISSIONS = {
     for variable, grad in zip(q_net.trainable_variables, tape.gradient(loss, q_net.trainable_variables)):
         variable.assign_sub(learning_rate * grad)
 ''',
+            P + "checkpointed": '''def checkpointed_gradients(blocks, x, variables):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        h = x
+        for block in blocks:
+            h = tf.recompute_grad(block)(h)
+        loss = tf.reduce_sum(h)
+    grads = tape.gradient(loss, [x] + list(variables))
+''',
+            P + "fine_tune": '''def fine_tune_step(model, x, y, learning_rate):
+    for layer in model.layers:
+        if isinstance(layer, keras.layers.BatchNormalization):
+            layer.trainable = False
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean((model(x, training=True) - y) ** 2)
+    for variable, grad in zip(model.trainable_variables, tape.gradient(loss, model.trainable_variables)):
+        variable.assign_sub(learning_rate * grad)
+''',
         },
         "scores": scores(frozen_factor_sin_exp=0, frozen_factor_other=0, straight_through_round=0,
-                         straight_through_other=0, head_step_update=0, td_step_update=0, td_step_terminal_free=0),
+                         straight_through_other=0, head_step_update=0, td_step_update=0, td_step_terminal_free=0,
+                         checkpointed_dense=0, checkpointed_keras=0,
+                         fine_tune_step=0),
     },
     # Correct, with debug output to stderr and logging.warning in every solution: the setup cell shows
     # them as ordinary output, so no cell loses its points.
@@ -330,6 +480,37 @@ def semi_gradient_td_step(q_net, states, actions, rewards, next_states, gamma, l
     logging.warning("semi_gradient_td_step done")
     return loss
 ''',
+            P + "checkpointed": '''import logging
+import sys
+
+def checkpointed_gradients(blocks, x, variables):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        h = x
+        for block in blocks:
+            h = tf.recompute_grad(block)(h)
+        loss = tf.reduce_sum(h)
+    dx, *dvariables = tape.gradient(loss, [x] + list(variables))
+    print("debug: loss =", float(loss), file=sys.stderr)
+    logging.warning("checkpointed_gradients done")
+    return dx, dvariables
+''',
+            P + "fine_tune": '''import logging
+import sys
+
+def fine_tune_step(model, x, y, learning_rate):
+    for layer in model.layers:
+        if isinstance(layer, keras.layers.BatchNormalization):
+            layer.trainable = False
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean((model(x, training=True) - y) ** 2)
+    for variable, grad in zip(model.trainable_variables, tape.gradient(loss, model.trainable_variables)):
+        variable.assign_sub(learning_rate * grad)
+    print("debug: loss =", float(loss), file=sys.stderr)
+    logging.warning("fine_tune_step done")
+    return loss
+''',
         },
         "scores": scores(),
     },
@@ -360,8 +541,11 @@ def semi_gradient_td_step(q_net, states, actions, rewards, next_states, gamma, l
     },
     # Shortcut: a closed form after a throwaway tape call. Ex 1 (the checks' tape differentiates the result): f'
     # by central differences in float64, carried by a linear term; Ex 3 and Ex 4: the step worked out in NumPy
-    # for the linear head and Q-network. Every number is right, but the checks' f with a gradient only a tape
-    # knows (Ex 1) and the re-run with the tape's gradients shifted (Ex 3, Ex 4) see that none is the tape's.
+    # for the linear head and Q-network; Ex 5: the blocks checkpointed and the tape asked, then the chain rule by hand
+    # for dense tanh blocks (right for the visible stack, wrong for sin blocks and a linear Keras layer). Every number
+    # is right, but the checks' f with a gradient only a tape knows (Ex 1) and the re-run with the tape's gradients
+    # shifted (Ex 3-6) see that none is the tape's. Ex 6: the BatchNormalization layers frozen, the tape asked, then
+    # the step by hand for the first check's model (the second check's model has another shape: it fails there too).
     # Ex 2 keeps the right solution: the student's part of a straight-through estimator is the constant
     # derivative 1 (the checks' own tape does the rest), so there is no result of a tape to replace by a formula;
     # any construction with the value quantize(x) and the gradient 1 is a straight-through estimator.
@@ -403,14 +587,58 @@ def semi_gradient_td_step(q_net, states, actions, rewards, next_states, gamma, l
     q_net.set_weights([w - learning_rate * 2 / n * s.T @ weighted, b - learning_rate * 2 / n * weighted.sum(axis=0)])
     return loss
 ''',
+            P + "checkpointed": '''def checkpointed_gradients(blocks, x, variables):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        h = x
+        for block in blocks:
+            h = tf.recompute_grad(block)(h)
+        loss = tf.reduce_sum(h)
+    tape.gradient(loss, [x] + list(variables))     # asked, then dropped
+    kernels, biases = variables[0::2], variables[1::2]   # dense tanh blocks: the chain rule by hand
+    hs, zs = [x], []
+    for kernel, bias in zip(kernels, biases):
+        zs.append(hs[-1] @ kernel + bias)
+        hs.append(tf.tanh(zs[-1]))
+    upstream = tf.ones_like(hs[-1])
+    grads = []
+    for h_in, z, kernel in reversed(list(zip(hs[:-1], zs, kernels))):
+        dz = upstream * (1 - tf.tanh(z) ** 2)
+        grads = [tf.transpose(h_in) @ dz, tf.reduce_sum(dz, axis=0)] + grads
+        upstream = dz @ tf.transpose(kernel)
+    return upstream, grads
+''',
+            P + "fine_tune": '''def fine_tune_step(model, x, y, learning_rate):
+    for layer in model.layers:
+        if isinstance(layer, keras.layers.BatchNormalization):
+            layer.trainable = False
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean((model(x, training=True) - y) ** 2)
+    tape.gradient(loss, model.trainable_variables)     # asked, then dropped
+    # the step by hand for Dense → BatchNormalization (inference) → activation → Dense, as the first check's model
+    w1, b1, gamma, beta, mean, variance, w2, b2 = (np.asarray(w, dtype=np.float64) for w in model.get_weights())
+    x64, y64 = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
+    scale = gamma / np.sqrt(variance + 1e-3)
+    h = np.tanh(scale * (x64 @ w1 + b1 - mean) + beta)
+    d_out = 2.0 / y64.size * (h @ w2 + b2 - y64)
+    dz = (d_out @ w2.T) * (1.0 - h ** 2) * scale
+    model.set_weights([w1 - learning_rate * x64.T @ dz, b1 - learning_rate * dz.sum(axis=0), gamma, beta, mean,
+                       variance, w2 - learning_rate * h.T @ d_out, b2 - learning_rate * d_out.sum(axis=0)])
+    return loss
+''',
         },
         "scores": scores(frozen_factor_sin_exp=0, frozen_factor_other=0, head_step_update=0,
-                         head_step_encoder_frozen=0, td_step_update=0, td_step_terminal_free=0),
+                         head_step_encoder_frozen=0, td_step_update=0, td_step_terminal_free=0,
+                         checkpointed_dense=0, checkpointed_keras=0,
+                         fine_tune_step=0, fine_tune_frozen=0),
         "feedback": ["the gradient did not come from the tape differentiating f", "they do not come from the tape"],
     },
     # Shortcut: the tape's gradient of another function (0 · the right one) plus the closed form. Ex 1: the checks'
     # tape goes through 0·f(x)·g(x), the gradient is a difference quotient of f; Ex 3 and Ex 4: the tape's gradient
-    # of 0·L plus the gradient worked out by hand, in TensorFlow. Ex 2 keeps the right solution (see above).
+    # of 0·L plus the gradient worked out by hand, in TensorFlow; Ex 5: the checkpointed tape's gradients of 0·L plus
+    # the chain rule by hand for dense tanh blocks; Ex 6: the tape's zero step for 0·L, then the step by hand.
+    # Ex 2 keeps the right solution (see above).
     "tape_of_another_function_plus_the_closed_form": {
         "answers": {
             P + "frozen_factor": '''def frozen_factor_product(f, g, x):
@@ -450,9 +678,54 @@ def semi_gradient_td_step(q_net, states, actions, rewards, next_states, gamma, l
     bias.assign_sub(learning_rate * (bias_grad + 2 / n * tf.reduce_sum(weighted, axis=0)))
     return loss
 ''',
+            P + "checkpointed": '''def checkpointed_gradients(blocks, x, variables):
+    x = tf.convert_to_tensor(x)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        h = x
+        for block in blocks:
+            h = tf.recompute_grad(block)(h)
+        zero = 0 * tf.reduce_sum(h)
+    dx0, *dvariables0 = tape.gradient(zero, [x] + list(variables))
+    kernels, biases = variables[0::2], variables[1::2]   # dense tanh blocks: the chain rule by hand
+    hs, zs = [x], []
+    for kernel, bias in zip(kernels, biases):
+        zs.append(hs[-1] @ kernel + bias)
+        hs.append(tf.tanh(zs[-1]))
+    upstream = tf.ones_like(hs[-1])
+    grads = []
+    for h_in, z, kernel in reversed(list(zip(hs[:-1], zs, kernels))):
+        dz = upstream * (1 - tf.tanh(z) ** 2)
+        grads = [tf.transpose(h_in) @ dz, tf.reduce_sum(dz, axis=0)] + grads
+        upstream = dz @ tf.transpose(kernel)
+    return dx0 + upstream, [g0 + g for g0, g in zip(dvariables0, grads)]
+''',
+            P + "fine_tune": '''def fine_tune_step(model, x, y, learning_rate):
+    for layer in model.layers:
+        if isinstance(layer, keras.layers.BatchNormalization):
+            layer.trainable = False
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean((model(x, training=True) - y) ** 2)
+        zero = 0 * loss
+    grads = tape.gradient(zero, model.trainable_variables)     # zeros from the tape, the step from the formula
+    for variable, grad in zip(model.trainable_variables, grads):
+        variable.assign_sub(learning_rate * grad)
+    # the step by hand for Dense → BatchNormalization (inference) → activation → Dense, as the first check's model
+    w1, b1, gamma, beta, mean, variance, w2, b2 = (np.asarray(w, dtype=np.float64) for w in model.get_weights())
+    x64, y64 = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
+    scale = gamma / np.sqrt(variance + 1e-3)
+    h = np.tanh(scale * (x64 @ w1 + b1 - mean) + beta)
+    d_out = 2.0 / y64.size * (h @ w2 + b2 - y64)
+    dz = (d_out @ w2.T) * (1.0 - h ** 2) * scale
+    model.set_weights([w1 - learning_rate * x64.T @ dz, b1 - learning_rate * dz.sum(axis=0), gamma, beta, mean,
+                       variance, w2 - learning_rate * h.T @ d_out, b2 - learning_rate * d_out.sum(axis=0)])
+    return loss
+''',
         },
         "scores": scores(frozen_factor_sin_exp=0, frozen_factor_other=0, head_step_update=0,
-                         head_step_encoder_frozen=0, td_step_update=0, td_step_terminal_free=0),
+                         head_step_encoder_frozen=0, td_step_update=0, td_step_terminal_free=0,
+                         checkpointed_dense=0, checkpointed_keras=0,
+                         fine_tune_step=0, fine_tune_frozen=0),
         "feedback": ["they do not come from the tape"],
     },
 }
