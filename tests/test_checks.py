@@ -506,6 +506,15 @@ def _gradient_of_python_numbers(target, source):
     return tape.gradient(target, source)
 
 
+def _accumulate_along_a_keras_variable():
+    import keras
+
+    dense = keras.layers.Dense(2)
+    dense.build((None, 3))
+    with tf.autodiff.ForwardAccumulator(primals=dense.kernel, tangents=tf.ones((3, 2))):
+        dense(tf.ones((1, 3)))
+
+
 def _watch_a_keras_variable(value):
     import keras
 
@@ -524,6 +533,7 @@ def _apply(gradient, variable):
 @pytest.mark.parametrize("make_error, explanation", [
     (lambda: _watch_a_keras_variable(1.0), "tape.watch cannot take a Keras 3 variable"),
     (lambda: _watch_a_keras_variable([[1.0, 2.0], [3.0, 4.0]]), "tape.watch cannot take a Keras 3 variable"),  # printed on 2 lines
+    (_accumulate_along_a_keras_variable, "If this came from tf.autodiff.ForwardAccumulator: a Keras 3 variable"),
     (lambda: tf.constant(1.0, tf.float64) * tf.constant(2.0), "Two tensors of different dtypes met in one operation (Mul)"),
     (lambda: tf.GradientTape().__enter__().watch(3.0), "tape.watch needs a tensor, and this is a Python float"),
     (lambda: tf.constant(tf.constant([1.0, 2.0], tf.float64), dtype=tf.float32),

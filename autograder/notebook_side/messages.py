@@ -54,6 +54,11 @@ EXPLANATIONS = [
      r"(?s)Passed in object <Variable path=.* of type 'Variable', not tf.Tensor",
      "tape.watch cannot take a Keras 3 variable (a layer's weight) itself: watch the tf.Variable underneath, "
      "tape.watch(v.value), or for a layer tape.watch([v.value for v in layer.trainable_variables])."),
+    ("AttributeError",
+     r"'str' object has no attribute 'is_floating'",
+     "If this came from tf.autodiff.ForwardAccumulator: a Keras 3 variable (a layer's weight) was given as a primal, "
+     "and the accumulator cannot read its dtype. Give it the tf.Variable underneath: "
+     "primals=[v.value for v in model.trainable_variables], with the tangents in the same order."),
     ("TypeError",
      r"(?s)Expected tensor .* with dtype tf\.(\w+), but got dtype tf\.(\w+)\.",
      "tf.constant(x, dtype=tf.{0}) got a tensor that is already {1}: tf.constant never changes a tensor's "
