@@ -102,12 +102,17 @@ def jupyter_lab(served: Path, home: Path, python: str):
             assert argv[0] == sys.executable, f"python3 kernel runs {argv[0]}, not {sys.executable}"
         yield url
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        stop(server)
         log.close()
+
+
+def stop(server: subprocess.Popen, seconds=20):
+    """End a server, killed if it has not stopped after `seconds`."""
+    server.terminate()
+    try:
+        server.wait(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        server.kill()
 
 
 @pytest.fixture(scope="module")

@@ -27,7 +27,7 @@ from autograder.grading import demo
 from submissions import scores_for
 
 from conftest import ROOT
-from test_browser import CHROMIUM, CHROMIUM_ARGS, _free_port
+from test_browser import CHROMIUM, CHROMIUM_ARGS, _free_port, stop
 from test_roundtrip import hidden_lines
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
@@ -176,11 +176,7 @@ def _hub(base: Path, config: Path, url: str):
                 time.sleep(0.5)
         yield
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        stop(server, 30)  # the hub stops its users' servers first
         log.close()
 
 
