@@ -206,6 +206,61 @@ def check_quadratic_critic_step(key):
     assert np.allclose(0.5 * (flat["A"] + flat["A"].T) @ gradient + flat["c"], 0.0), "the flat point moved"
 
 
+# ---------------------------------------------------------------- Exercise 4 (R1)
+
+def _r1(critic, x_symbols, points, gamma):
+    """γ/2 · mean_i ‖∇_x critic(x_i)‖², a SymPy expression of the critic's parameters (no square root)."""
+    gradient = [sp.diff(critic, s) for s in x_symbols]
+    terms = []
+    for point in np.asarray(points, dtype=np.float64).reshape(len(points), -1):
+        at = {s: sp.Float(float(value), 30) for s, value in zip(x_symbols, point)}
+        terms.append(sum(g.subs(at) ** 2 for g in gradient))
+    return sp.Float(gamma, 30) / 2 * sum(terms) / len(terms)
+
+
+def check_quadratic_r1(key):
+    """(R1, dR1/dA, dR1/dw) for D(x) = ½xᵀAx + wᵀx (SymPy), including a point where the critic is flat."""
+    for d, n, gamma, flat in [(3, 5, 10.0, False), (4, 7, 1.0, False), (2, 1, 4.0, True)]:
+        A_s, w_s, x = _symbols("A", (d, d)), _symbols("w", (d,)), _symbols("x", (d,))
+        critic = sp.Rational(1, 2) * sum(A_s[j, k] * x[j] * x[k] for j in range(d) for k in range(d)) + sum(w_s * x)
+        if flat:
+            A, w, points = np.array([[2.0, 0.0], [0.0, 2.0]]), np.array([-1.0, 2.0]), np.array([[0.5, -1.0]])
+        else:
+            A, w, points = RNG.normal(size=(d, d)), RNG.normal(size=d), RNG.normal(size=(n, d))
+        r1 = _r1(critic, list(x), points, gamma)
+        values = {**dict(zip(A_s.ravel(), A.ravel())), **dict(zip(w_s, w))}
+        got = key(A, w, points, gamma)
+        assert len(got) == 3
+        _close(got[0], _number(r1, values), f"R1 of a quadratic critic, d = {d}", atol=1e-12)
+        _close(got[1], np.array([[_number(sp.diff(r1, A_s[j, k]), values) for k in range(d)] for j in range(d)]),
+               f"dR1/dA, d = {d}", atol=1e-12)
+        _close(got[2], [_number(sp.diff(r1, s), values) for s in w_s], f"dR1/dw, d = {d}", atol=1e-12)
+        if flat:
+            assert abs(got[0]) < 1e-12, "the flat point moved"
+
+
+def check_tanh_image_r1(key):
+    """(R1, dR1/dW1, dR1/db1, dR1/dw2) for D(x) = w2·tanh(vec(x)·W1 + b1) + b2 on images (SymPy, every weight
+    symbolic); R1 does not depend on b2."""
+    for shape, m, n, gamma in [((2, 2, 1), 3, 3, 10.0), ((1, 2, 2), 2, 2, 2.5)]:
+        size = int(np.prod(shape))
+        W_s, b_s, v_s, x = _symbols("W", (size, m)), _symbols("b", (m,)), _symbols("v", (m,)), _symbols("x", (size,))
+        b2 = sp.Symbol("output_bias")     # not "b2": b0, b1, b2 are the hidden biases
+        critic = sum(v_s[j] * sp.tanh(sum(W_s[i, j] * x[i] for i in range(size)) + b_s[j]) for j in range(m)) + b2
+        W1, b1, w2 = 0.7 * RNG.normal(size=(size, m)), RNG.normal(size=m), RNG.normal(size=(m, 1))
+        points = RNG.normal(size=(n,) + shape)
+        r1 = _r1(critic, list(x), points, gamma)
+        assert sp.diff(r1, b2) == 0
+        values = {**dict(zip(W_s.ravel(), W1.ravel())), **dict(zip(b_s, b1)), **dict(zip(v_s, w2[:, 0]))}
+        got = key(W1, b1, w2, points, gamma)
+        assert len(got) == 4
+        _close(got[0], _number(r1, values), f"R1 of a tanh critic, shape {shape}")
+        _close(got[1], np.array([[_number(sp.diff(r1, W_s[i, j]), values) for j in range(m)] for i in range(size)]),
+               f"dR1/dW1, shape {shape}")
+        _close(got[2], [_number(sp.diff(r1, s), values) for s in b_s], f"dR1/db1, shape {shape}")
+        _close(got[3], np.array([[_number(sp.diff(r1, s), values)] for s in v_s]), f"dR1/dw2, shape {shape}")
+
+
 A3, C3, X8 = RNG.normal(size=(3, 3)), RNG.normal(size=3), RNG.normal(size=(8, 3))
 
 KEYS = {
@@ -229,4 +284,7 @@ KEYS = {
     "expected_linear_critic_step": Custom(check_linear_critic_step),
     "expected_dense_image_critic_step": Custom(check_dense_image_critic_step),
     "expected_quadratic_critic_step": Custom(check_quadratic_critic_step),
+    # Exercise 4
+    "expected_quadratic_r1": Custom(check_quadratic_r1),
+    "expected_tanh_image_r1": Custom(check_tanh_image_r1),
 }

@@ -4,7 +4,8 @@ Each entry: "answers" maps a solution cell's grade id to the whole source the st
 (solution cells not listed keep the source notebook's solution); "scores" maps every grade cell id
 of the notebook to the exact points that submission must get.
 Grade cells and points: linear_values 2, linear_bias 1, penalty_vectors 1, penalty_images 1, penalty_epsilon 1,
-penalty_zero_gradient 1, step_linear 1, step_keras 1, step_quadratic 1 (10 in all).
+penalty_zero_gradient 1, step_linear 1, step_keras 1, step_quadratic 1, r1_values 2, r1_keras 1 (13 in all).
+Ex 4 (r1_penalty) stands alone: it uses no other exercise's function.
 Ex 3 calls the student's own gradient_penalty, so a mistake in Ex 2 also costs the Ex 3 cells whose critic
 is not linear (a linear critic's penalty does not depend on where the interpolates are).
 """
@@ -91,6 +92,62 @@ def closed_form_step_gradients(critic, real, fake, epsilon, lam):
 """
 
 
+CORRECT_R1 = '''def r1_penalty(critic, x_real, gamma=10.0):
+    x_real = tf.convert_to_tensor(x_real)
+    with tf.GradientTape() as outer:
+        with tf.GradientTape() as inner:
+            inner.watch(x_real)
+            scores = critic(x_real, training=True)
+        g = tf.reshape(inner.gradient(scores, x_real), [tf.shape(x_real)[0], -1])
+        penalty = 0.5 * gamma * tf.reduce_mean(tf.reduce_sum(g ** 2, axis=1))
+    return penalty, outer.gradient(penalty, critic.trainable_variables)
+'''
+
+
+def r1_with(penalty="0.5 * gamma * tf.reduce_mean(tf.reduce_sum(g ** 2, axis=1))"):
+    """An r1_penalty with the penalty written another way (a mistake)."""
+    return CORRECT_R1.replace("0.5 * gamma * tf.reduce_mean(tf.reduce_sum(g ** 2, axis=1))", penalty)
+
+
+# R1 and its gradients by hand for the checks' critics: the quadratic tf.Module (A, w) and the Keras
+# Flatten + Dense(tanh) + Dense(1) critic of images (four Variables); any other critic gets None (the honest tape).
+CLOSED_FORM_R1 = """import numpy as np
+
+
+def closed_form_r1(critic, x_real, gamma):
+    x = np.asarray(x_real, dtype=np.float64)
+    n = len(x)
+    if hasattr(critic, "A"):
+        A, w = critic.A.numpy().astype(np.float64), critic.w.numpy().astype(np.float64)
+        g = x @ (0.5 * (A + A.T)) + w
+        return 0.5 * gamma * np.mean(np.sum(g ** 2, axis=1)), [0.5 * gamma * (g.T @ x + x.T @ g) / n, gamma * g.mean(axis=0)]
+    if len(critic.trainable_variables) != 4:
+        return None
+    W1, b1, w2, _ = (np.asarray(v.numpy(), dtype=np.float64) for v in critic.trainable_variables)
+    X = x.reshape(n, -1)
+    h = np.tanh(X @ W1 + b1)
+    s = 1.0 - h ** 2
+    u = s * w2.ravel()
+    g = u @ W1.T
+    du = gamma / n * (g @ W1)
+    dz = du * w2.ravel() * (-2.0 * h * s)
+    return (0.5 * gamma * np.mean(np.sum(g ** 2, axis=1)),
+            [gamma / n * (g.T @ u) + X.T @ dz, dz.sum(axis=0), np.sum(du * s, axis=0)[:, None], None])
+"""
+
+# The input gradients of the same critics in closed form, in TensorFlow operations (differentiable with respect
+# to the critic's Variables); None for any other critic.
+CLOSED_FORM_INPUT_GRADIENTS = """def input_gradients_in_closed_form(critic, x):
+    if hasattr(critic, "A"):
+        return tf.linalg.matvec(0.5 * (critic.A + tf.transpose(critic.A)), x) + critic.w
+    if len(critic.trainable_variables) != 4:
+        return None
+    W1, b1, w2, _ = critic.trainable_variables
+    h = tf.tanh(tf.reshape(x, [tf.shape(x)[0], -1]) @ W1 + b1)
+    return tf.reshape(((1.0 - h ** 2) * tf.reshape(w2, [-1])) @ tf.transpose(W1), tf.shape(x))
+"""
+
+
 SUBMISSIONS = {
     # Correct, written another way: one persistent tape (its first gradient call inside its block), NumPy results,
     # a dict of sources; the tape watches real and fake (x̂ is then a recorded intermediate), x̂ = fake + ε(real - fake),
@@ -128,6 +185,18 @@ SUBMISSIONS = {
         loss = tf.reduce_mean(scores[:n]) - tf.reduce_mean(scores[n:])
         loss = loss + lam * gradient_penalty(critic, real, fake, epsilon)
     return loss, tuple(tape.gradient(loss, critic.trainable_variables))
+''',
+            P + "r1": '''def r1_penalty(critic, x_real, gamma=10.0):
+    x_real = tf.convert_to_tensor(x_real)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x_real)
+        scores = tf.reshape(critic(x_real), [-1])
+        g = tape.gradient(scores, x_real)
+        squared = tf.reduce_sum(g * g, axis=list(range(1, len(g.shape))))
+        penalty = gamma / 2 * tf.reduce_mean(squared)
+    grads = tape.gradient(penalty, critic.trainable_variables)
+    del tape
+    return penalty.numpy(), [None if grad is None else grad.numpy() for grad in grads]
 ''',
         },
         "scores": scores(),
@@ -169,11 +238,24 @@ SUBMISSIONS = {
     grads = tape.gradient(loss, variables)
     return loss, list(grads)
 ''',
+            P + "r1": '''def r1_penalty(critic, x_real, gamma=10.0):
+    x_real = tf.convert_to_tensor(x_real)
+    variables = critic.trainable_variables
+    with tf.GradientTape() as outer:
+        with tf.GradientTape() as inner:
+            inner.watch(x_real)
+            total = tf.reduce_sum(critic(x_real))
+        g = inner.gradient(total, x_real)
+        count = tf.cast(tf.shape(x_real)[0], x_real.dtype)
+        penalty = gamma * tf.reduce_sum(tf.square(g)) / (2.0 * count)
+    return penalty, outer.gradient(penalty, variables)
+''',
         },
         "scores": scores(),
     },
-    # Wrong: the inner gradient is taken after the outer tape's block (Ex 1): dgp/dw is None; the penalty is computed
-    # before the outer tape starts (Ex 3): the gradients are the W-loss's alone, the penalty silently ignored.
+    # Wrong: the inner gradient is taken after the outer tape's block (Ex 1, Ex 4): dgp/dw and every dR1/dv are None;
+    # the penalty is computed before the outer tape starts (Ex 3): the gradients are the W-loss's alone, the penalty
+    # silently ignored.
     "penalty_outside_the_outer_tape": {
         "answers": {
             P + "linear": '''def linear_critic_penalty(w, b, x_hat):
@@ -193,10 +275,22 @@ SUBMISSIONS = {
         loss = tf.reduce_mean(critic(fake)) - tf.reduce_mean(critic(real)) + lam * gp
     return loss, tape.gradient(loss, critic.trainable_variables)
 ''',
+            P + "r1": '''def r1_penalty(critic, x_real, gamma=10.0):
+    x_real = tf.convert_to_tensor(x_real)
+    with tf.GradientTape() as outer:
+        with tf.GradientTape() as inner:
+            inner.watch(x_real)
+            scores = critic(x_real, training=True)
+    g = tf.reshape(inner.gradient(scores, x_real), [tf.shape(x_real)[0], -1])
+    penalty = 0.5 * gamma * tf.reduce_mean(tf.reduce_sum(g ** 2, axis=1))
+    return penalty, outer.gradient(penalty, critic.trainable_variables)
+''',
         },
-        "scores": scores(linear_values=0, linear_bias=0, step_linear=0, step_keras=0, step_quadratic=0),
+        "scores": scores(linear_values=0, linear_bias=0, step_linear=0, step_keras=0, step_quadratic=0, r1_values=0,
+                         r1_keras=0),
     },
-    # Wrong: dgp/db "fixed" to zeros with unconnected_gradients=ZERO: only the cell that asks for the None fails.
+    # Wrong: dgp/db "fixed" to zeros with unconnected_gradients=ZERO, and Ex 4's None for the output bias replaced by
+    # zeros: only the cells that ask for the None fail (Ex 4's quadratic critic has no Variable R1 ignores).
     "zeros_for_the_bias": {
         "answers": {
             P + "linear": '''def linear_critic_penalty(w, b, x_hat):
@@ -210,8 +304,11 @@ SUBMISSIONS = {
     dgp_dw, dgp_db = outer.gradient(gp, [w, b], unconnected_gradients=tf.UnconnectedGradients.ZERO)
     return gp, dgp_dw, dgp_db
 ''',
+            P + "r1": CORRECT_R1.replace("    return penalty, outer.gradient(penalty, critic.trainable_variables)",
+                                         """    grads = outer.gradient(penalty, critic.trainable_variables)
+    return penalty, [tf.zeros_like(v) if grad is None else grad for grad, v in zip(grads, critic.trainable_variables)]"""),
         },
-        "scores": scores(linear_bias=0),
+        "scores": scores(linear_bias=0, r1_keras=0),
     },
     # Wrong: the closed forms of Ex 1 with no tape at all: TapeCalls fails both cells.
     "closed_form_without_tapes": {
@@ -310,14 +407,30 @@ SUBMISSIONS = {
 '''},
         "scores": scores(step_linear=0, step_keras=0, step_quadratic=0),
     },
-    # Wrong: λ = 10 whatever lam is passed: the visible checks (lam = 10) pass, the hidden ones do not.
+    # Wrong: λ = 10 whatever lam is passed, γ = 10 whatever gamma is: the visible checks (10) pass, the hidden ones do not.
     "lambda_ignored": {
         "answers": {P + "step": '''def critic_loss_and_grads(critic, real, fake, epsilon, lam=10.0):
     with tf.GradientTape() as tape:
         loss = tf.reduce_mean(critic(fake)) - tf.reduce_mean(critic(real)) + 10.0 * gradient_penalty(critic, real, fake, epsilon)
     return loss, tape.gradient(loss, critic.trainable_variables)
-'''},
-        "scores": scores(step_linear=0, step_keras=0, step_quadratic=0),
+''',
+                    P + "r1": CORRECT_R1.replace("0.5 * gamma *", "0.5 * 10.0 *")},
+        "scores": scores(step_linear=0, step_keras=0, step_quadratic=0, r1_values=0, r1_keras=0),
+    },
+    # Wrong (Ex 4): γ·mean ‖g‖², the factor γ/2 dropped.
+    "r1_gamma_not_halved": {
+        "answers": {P + "r1": r1_with("gamma * tf.reduce_mean(tf.reduce_sum(g ** 2, axis=1))")},
+        "scores": scores(r1_values=0, r1_keras=0),
+    },
+    # Wrong (Ex 4): the mean of g² over every entry, not one squared norm per example: too small by the input's size.
+    "r1_mean_over_every_entry": {
+        "answers": {P + "r1": r1_with("0.5 * gamma * tf.reduce_mean(g ** 2)")},
+        "scores": scores(r1_values=0, r1_keras=0),
+    },
+    # Wrong (Ex 4): the norm, not its square (WGAN-GP's slope carried over), with the tiny constant.
+    "r1_norm_not_squared": {
+        "answers": {P + "r1": r1_with("0.5 * gamma * tf.reduce_mean(tf.sqrt(tf.reduce_sum(g ** 2, axis=1) + 1e-12))")},
+        "scores": scores(r1_values=0, r1_keras=0),
     },
     # Wrong: every solution returns what an answer key gives (keys refuse to run from student code), with the
     # input gradient from a tape where one is needed.
@@ -344,9 +457,17 @@ SUBMISSIONS = {
     loss, dw, db = expected_linear_critic_step(critic.w.numpy(), real, fake, lam)
     return loss, [db, dw]
 ''',
+            P + "r1": '''def r1_penalty(critic, x_real, gamma=10.0):
+    if hasattr(critic, "A"):
+        r1, dA, dw = expected_quadratic_r1(critic.A.numpy(), critic.w.numpy(), x_real, gamma)
+        return r1, [dA, dw]
+    W1, b1, w2, _ = critic.get_weights()
+    r1, dW1, db1, dw2 = expected_tanh_image_r1(W1, b1, w2, x_real, gamma)
+    return r1, [dW1, db1, dw2, None]
+''',
         },
         "scores": scores(linear_values=0, linear_bias=0, penalty_vectors=0, penalty_images=0, penalty_epsilon=0,
-                         penalty_zero_gradient=0, step_linear=0, step_keras=0, step_quadratic=0),
+                         penalty_zero_gradient=0, step_linear=0, step_keras=0, step_quadratic=0, r1_values=0, r1_keras=0),
     },
     # Wrong: the tapes are right, but no function returns its result.
     "no_return": {
@@ -367,9 +488,10 @@ SUBMISSIONS = {
         loss = tf.reduce_mean(critic(fake)) - tf.reduce_mean(critic(real)) + lam * gradient_penalty(critic, real, fake, epsilon)
     grads = tape.gradient(loss, critic.trainable_variables)
 ''',
+            P + "r1": CORRECT_R1.replace("    return penalty, outer.gradient", "    grads = outer.gradient"),
         },
         "scores": scores(linear_values=0, linear_bias=0, penalty_vectors=0, penalty_images=0, penalty_epsilon=0,
-                         penalty_zero_gradient=0, step_linear=0, step_keras=0, step_quadratic=0),
+                         penalty_zero_gradient=0, step_linear=0, step_keras=0, step_quadratic=0, r1_values=0, r1_keras=0),
     },
     # Correct, with debug output to stderr and logging.warning in every solution: no cell loses its points.
     "debug_output_to_stderr": {
@@ -407,6 +529,12 @@ def critic_loss_and_grads(critic, real, fake, epsilon, lam=10.0):
     logging.warning("critic_loss_and_grads done")
     return loss, grads
 ''',
+            P + "r1": '''import logging
+import sys
+
+''' + CORRECT_R1.replace("    return penalty, outer.gradient", '''    print("debug: R1 =", float(penalty), file=sys.stderr)
+    logging.warning("r1_penalty done")
+    return penalty, outer.gradient'''),
         },
         "scores": scores(),
     },
@@ -426,7 +554,7 @@ def critic_loss_and_grads(critic, real, fake, epsilon, lam=10.0):
         "scores": scores(linear_values=0, linear_bias=0),
         "feedback": ["they do not come from the tape"],
     },
-    # Shortcut: every tape exercise asks its tapes, drops what they return and uses a closed form (Ex 1, Ex 3) or
+    # Shortcut: every tape exercise asks its tapes, drops what they return and uses a closed form (Ex 1, Ex 3, Ex 4) or
     # central differences of the critic (Ex 2, whose critics are unknown functions). The numbers are right; the
     # re-run with the tapes' results moved finds they do not follow: 0 everywhere.
     "closed_form_after_a_throwaway_tape_call": {
@@ -466,13 +594,28 @@ def critic_loss_and_grads(critic, real, fake, epsilon, lam=10.0):
     closed = closed_form_step_gradients(critic, real, fake, epsilon, lam)
     return loss, grads if closed is None else closed
 """,
+            P + "r1": CLOSED_FORM_R1 + """
+
+def r1_penalty(critic, x_real, gamma=10.0):
+    x_real = tf.convert_to_tensor(x_real)
+    with tf.GradientTape() as outer:
+        with tf.GradientTape() as inner:
+            inner.watch(x_real)
+            scores = critic(x_real, training=True)
+        g = tf.reshape(inner.gradient(scores, x_real), [tf.shape(x_real)[0], -1])
+        penalty = 0.5 * gamma * tf.reduce_mean(tf.reduce_sum(g ** 2, axis=1))
+    grads = outer.gradient(penalty, critic.trainable_variables)  # both asked, then dropped
+    closed = closed_form_r1(critic, x_real, gamma)
+    return (penalty, grads) if closed is None else closed
+""",
         },
         "scores": scores(linear_values=0, linear_bias=0, penalty_vectors=0, penalty_images=0, penalty_epsilon=0,
-                         penalty_zero_gradient=0, step_linear=0, step_keras=0, step_quadratic=0),
+                         penalty_zero_gradient=0, step_linear=0, step_keras=0, step_quadratic=0, r1_values=0, r1_keras=0),
         "feedback": ["they do not come from the tape"],
     },
     # Shortcut: the tape's gradient of another function (0 · the right one) plus the closed form (or the central
-    # differences): Ex 1's input gradient 0 + w, Ex 2's 0 + differences, Ex 3's 0 · loss's gradients + closed forms.
+    # differences): Ex 1's input gradient 0 + w, Ex 2's 0 + differences, Ex 3's 0 · loss's gradients + closed forms,
+    # Ex 4's input gradient 0 + its closed form (in TensorFlow, so the outer tape's gradients are right).
     "tape_of_another_function_plus_the_closed_form": {
         "answers": {
             P + "linear": """def linear_critic_penalty(w, b, x_hat):
@@ -512,9 +655,27 @@ def critic_loss_and_grads(critic, real, fake, epsilon, lam=10.0):
     grads = tape.gradient(zero, critic.trainable_variables)
     return loss, [grad + tf.cast(value, grad.dtype) for grad, value in zip(grads, closed)]
 """,
+            P + "r1": CLOSED_FORM_INPUT_GRADIENTS + """
+
+def r1_penalty(critic, x_real, gamma=10.0):
+    x_real = tf.convert_to_tensor(x_real)
+    with tf.GradientTape() as outer:
+        with tf.GradientTape() as inner:
+            inner.watch(x_real)
+            scores = critic(x_real, training=True)
+            zero = 0 * scores
+        closed = input_gradients_in_closed_form(critic, x_real)
+        if closed is None:
+            g = inner.gradient(scores, x_real)
+        else:
+            g = inner.gradient(zero, x_real) + closed  # the tape's 0 plus the input gradient by hand
+        g = tf.reshape(g, [tf.shape(x_real)[0], -1])
+        penalty = 0.5 * gamma * tf.reduce_mean(tf.reduce_sum(g ** 2, axis=1))
+    return penalty, outer.gradient(penalty, critic.trainable_variables)
+""",
         },
         "scores": scores(linear_values=0, linear_bias=0, penalty_vectors=0, penalty_images=0, penalty_epsilon=0,
-                         penalty_zero_gradient=0, step_linear=0, step_keras=0, step_quadratic=0),
+                         penalty_zero_gradient=0, step_linear=0, step_keras=0, step_quadratic=0, r1_values=0, r1_keras=0),
         "feedback": ["they do not come from the tape"],
     },
 }
