@@ -32,7 +32,7 @@ from test_roundtrip import hidden_lines
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
-HUB = ROOT / ".hub-venv"
+HUB = (ROOT / ".hub-venv").resolve()  # where it really is: the users may not enter the clone's folder
 NAME = "01_first_gradient"
 INSTRUCTOR, ADA, BEN = "gtinstructor", "gtada", "gtben"
 PASSWORD = "course-hub-test"
