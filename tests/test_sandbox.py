@@ -378,6 +378,22 @@ def test_a_python_environment_in_tmp_is_mounted_over_the_sandboxs_tmp(monkeypatc
     assert mounted.index("/tmp/w/inbox") > mounted.index("/tmp") and mounted.index("/tmp/w/submission") > mounted.index("/tmp")
 
 
+def test_workers_that_cannot_make_their_cgroups_give_the_report_one_warning_per_limit(monkeypatch):
+    """A grader without the right to make cgroups (not root): each worker fails on a folder named after its pid."""
+    def refused(controller, name):
+        raise PermissionError(13, "Permission denied", f"/sys/fs/cgroup/{controller}/grading/{name}")
+
+    monkeypatch.setattr(limits, "_make", refused)
+    groups = [limits.Cgroup.create(limits.Limits()) for _ in range(2)]
+    assert groups[0].unprotected == groups[1].unprotected, groups
+    assert "Permission denied: creating a cgroup in /sys/fs/cgroup/pids/grading" in groups[0].unprotected[0]
+    from autograder.grading.coordinator import Outcome, report
+    said = report("01_demo", [Outcome("ada", unprotected=groups[0].unprotected),
+                              Outcome("bob", unprotected=groups[1].unprotected)])
+    assert [line for line in said.splitlines() if line.startswith("WARNING")] == [
+        f"WARNING: {why}" for why in sorted(groups[0].unprotected)]
+
+
 def test_an_environment_reached_through_a_link_runs_from_the_folder_the_sandbox_binds(monkeypatch, tmp_path):
     """`.hub-venv -> /var/cache/...`: the sandbox binds the real folder, so the fork server must start from it."""
     real = tmp_path / "cache" / "env"

@@ -175,7 +175,12 @@ def _remove_stale(parent: Path) -> None:
 
 
 def _why(error: OSError) -> str:
-    return f"{error.strerror or type(error).__name__}: {error.filename}" if error.filename else str(error)
+    if not error.filename:
+        return str(error)
+    path = Path(error.filename)
+    # a worker's own cgroup has its pid in its name: say where it was to be made, the same words for every worker
+    where = f"creating a cgroup in {path.parent}" if path.name.startswith(CGROUP_PREFIX) else str(path)
+    return f"{error.strerror or type(error).__name__}: {where}"
 
 
 def _field(path: Path, name: str) -> int:
