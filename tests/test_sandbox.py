@@ -378,6 +378,21 @@ def test_a_python_environment_in_tmp_is_mounted_over_the_sandboxs_tmp(monkeypatc
     assert mounted.index("/tmp/w/inbox") > mounted.index("/tmp") and mounted.index("/tmp/w/submission") > mounted.index("/tmp")
 
 
+def test_a_worker_whose_fork_server_cannot_start_says_why_with_each_submission(monkeypatch):
+    """Its pool process stays up (a failed initializer would break the pool, unexplained) and every submission it
+    is given fails with the reason, which the report then gives for each student."""
+    def cannot(self):
+        raise RuntimeError("the fork server did not start: bwrap: execvp /env/bin/python: No such file or directory")
+
+    monkeypatch.setattr(pool.Worker, "launch", cannot)
+    monkeypatch.setattr(pool, "_not_started", "")
+    monkeypatch.setattr(pool, "_worker", None)
+    pool._start_worker(pool.Settings(execute_config={}, sandboxed=False))
+    with pytest.raises(RuntimeError, match="this grading worker could not start: RuntimeError: the fork server did "
+                                           "not start: bwrap: execvp /env/bin/python"):
+        pool.run_task(pool.Task("ada", nbformat.writes(nbformat.v4.new_notebook())))
+
+
 def test_workers_that_cannot_make_their_cgroups_give_the_report_one_warning_per_limit(monkeypatch):
     """A grader without the right to make cgroups (not root): each worker fails on a folder named after its pid."""
     def refused(controller, name):

@@ -248,15 +248,21 @@ def task(root: Path, assignment: str, student: str) -> Task:
 
 
 _worker: Worker | None = None
+_not_started = ""  # why this process's worker could not start: said with every submission it is then given
 
 
 def _start_worker(settings: Settings) -> None:
-    global _worker
+    global _worker, _not_started
     _worker = Worker(settings)
-    _worker.launch()
-    from . import forked_kernel  # noqa: F401  (nbgrader's import, while the server imports TensorFlow)
+    try:
+        _worker.launch()
+        from . import forked_kernel  # noqa: F401  (nbgrader's import, while the server imports TensorFlow)
 
-    _worker.wait_ready()
+        _worker.wait_ready()
+    except Exception as error:  # raised here, it would break the whole pool and the report would not say why
+        _not_started = f"{type(error).__name__}: {error}"
+        _worker.stop()
+        return
     multiprocessing.util.Finalize(_worker, _worker.stop, exitpriority=10)
 
 
@@ -266,6 +272,8 @@ def _no_op() -> None:
 
 def run_task(task: Task) -> Result:
     """A pool process's job: run one submission on this process's worker."""
+    if _not_started:
+        raise RuntimeError(f"this grading worker could not start: {_not_started}")
     return _worker.run(task)
 
 
