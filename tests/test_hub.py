@@ -233,10 +233,30 @@ def log_in(chromium, hub, user):
     return page
 
 
-def assignment_list(page):
-    page.locator(".lm-MenuBar-itemLabel", has_text="Nbgrader").click()
-    page.locator(".lm-Menu-itemLabel").get_by_text("Assignment List", exact=True).click()
-    return page
+def press(page, section, button):
+    """Press a button on 01's row of the Assignment List's `section` (released, fetched or submitted).
+
+    JupyterLab restores the last session's tabs for a while after the page loads, and a restored notebook can come
+    in front of the list after it opened: then the button is hidden, and the list is opened again.
+    """
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    row = page.locator(f"#{section}_assignments_list .list_item:not(.nested_list_item)", has_text=NAME)
+    for attempt in range(4):
+        page.locator(".lm-MenuBar-itemLabel", has_text="Nbgrader").click()
+        page.locator(".lm-Menu-itemLabel").get_by_text("Assignment List", exact=True).click()
+        try:
+            row.get_by_role("button", name=button).click(timeout=60_000)
+            return
+        except PlaywrightTimeout:
+            if attempt == 3:
+                raise
+
+
+def in_list(page, section, text=None):
+    """01's row in `section` once the server lists it there: in the page, even when another tab hides the list."""
+    row = page.locator(f"#{section}_assignments_list .list_item:not(.nested_list_item)", has_text=NAME)
+    (row.get_by_text(text) if text else row).first.wait_for(state="attached", timeout=120_000)
 
 
 def _cell_source(cell, code):
@@ -318,11 +338,8 @@ def test_a_class_on_jupyterhub_from_release_to_feedback(hub):
         for user in (ADA, BEN):
             # 2. each student logs in, fetches 01, answers, validates, submits
             page = pages[user] = log_in(chromium, hub, user)
-            assignment_list(page)
-            released = page.locator("#released_assignments_list .list_item:not(.nested_list_item)", has_text=NAME)
-            released.get_by_role("button", name="Fetch").click(timeout=120_000)
-            fetched = page.locator("#fetched_assignments_list .list_item:not(.nested_list_item)", has_text=NAME)
-            fetched.wait_for(timeout=120_000)
+            press(page, "released", "Fetch")
+            in_list(page, "fetched")
             page.screenshot(path=str(shots / f"{user}-fetched.png"))
             dialog = answer(page, hub, user, answers[user])
             if user == ADA:
@@ -332,10 +349,8 @@ def test_a_class_on_jupyterhub_from_release_to_feedback(hub):
                 dialog.get_by_text("NotImplementedError").first.wait_for(timeout=60_000)
             page.screenshot(path=str(shots / f"{user}-validated.png"))
             page.keyboard.press("Escape")
-            assignment_list(page)
-            fetched = page.locator("#fetched_assignments_list .list_item:not(.nested_list_item)", has_text=NAME)
-            fetched.get_by_role("button", name="Submit").click(timeout=120_000)
-            page.locator("#submitted_assignments_list .list_item:not(.nested_list_item)", has_text=NAME).wait_for(timeout=120_000)
+            press(page, "fetched", "Submit")
+            in_list(page, "submitted")
             page.screenshot(path=str(shots / f"{user}-submitted.png"))
 
         # neither student reads the instructor's course, the other's work or the exchange's submissions
@@ -366,10 +381,8 @@ def test_a_class_on_jupyterhub_from_release_to_feedback(hub):
         for user, page in pages.items():
             page.reload()
             page.locator(".lm-MenuBar-itemLabel", has_text="Nbgrader").wait_for(timeout=120_000)
-            assignment_list(page)
-            submitted = page.locator("#submitted_assignments_list .list_item:not(.nested_list_item)", has_text=NAME)
-            submitted.get_by_role("button", name="Fetch Feedback").click(timeout=120_000)
-            submitted.get_by_text("view feedback").wait_for(timeout=120_000)
+            press(page, "submitted", "Fetch Feedback")
+            in_list(page, "submitted", "view feedback")
             page.screenshot(path=str(shots / f"{user}-feedback-fetched.png"))
             [feedback] = Path(pwd.getpwnam(user).pw_dir, NAME, "feedback").glob(f"*/{NAME}.html")
             relative = feedback.relative_to(pwd.getpwnam(user).pw_dir)
