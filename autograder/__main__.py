@@ -32,8 +32,12 @@ def _build(args) -> int:
 def _lint(args) -> int:
     from .lint import lint
 
-    problems = lint(args.root)
+    problems = lint(args.root, publish=args.publish)
     print("\n".join(problems) if problems else f"lint: {len(course.assignments(args.root))} notebooks, no problems")
+    if not args.publish:
+        for problem in course.repository_problems(args.root, published=True):
+            if problem not in problems:
+                print(f"warning (an error for `lint --publish`): {problem}")
     return 1 if problems else 0
 
 
@@ -82,7 +86,10 @@ def main(argv=None) -> int:
     build = commands.add_parser("build", help="regenerate setup cells, release/, notebooks/ and the README map")
     build.add_argument("--check", action="store_true", help="change nothing; fail if a generated file is out of date")
     build.set_defaults(run=_build)
-    commands.add_parser("lint", help="check grade ids, points, markers, setup cells and badges").set_defaults(run=_lint)
+    lint = commands.add_parser("lint", help="check grade ids, points, markers, setup cells and badges")
+    lint.add_argument("--publish", action="store_true",
+                      help="also fail when the Colab links point at the placeholder repository (before making the course public)")
+    lint.set_defaults(run=_lint)
     grade = commands.add_parser("grade", help="autograde every submission of an assignment, then feedback and CSV")
     grade.add_argument("assignment", help="e.g. 01_first_gradient")
     grade.add_argument("--student", action="append", help="grade only this student (repeatable)")

@@ -83,14 +83,69 @@ def find_root(folder: Path) -> Path:
     return (folder / named).resolve() if named else folder
 
 
+# The address the course shipped with before it had a public one: no such repository exists on GitHub.
+PLACEHOLDER_REPOSITORY = "gradient-tape-course/gradient-tape-course"
+OWNER_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9-]{0,38}/[A-Za-z0-9._-]{1,100}$")
+GITHUB_REMOTE = re.compile(r"^(?:https://(?:[^@/]+@)?github\.com/|git@github\.com:|ssh://git@github\.com/)"
+                           r"(?P<repository>[^/]+/[^/]+?)(?:\.git)?/?$")
+
+
+def github_origin(root: Path = ROOT) -> str | None:
+    """owner/name of the GitHub repository `git remote get-url origin` names, or None (no git, no origin, not GitHub)."""
+    import subprocess
+
+    try:
+        done = subprocess.run(["git", "-C", str(root), "remote", "get-url", "origin"],
+                              capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    match = GITHUB_REMOTE.match(done.stdout.strip()) if done.returncode == 0 else None
+    return match["repository"] if match else None
+
+
 def settings(root: Path = ROOT) -> dict:
-    """The `[tool.course]` table of pyproject.toml: the repository's public address and branch."""
-    with open(root / "pyproject.toml", "rb") as file:
-        table = tomllib.load(file)["tool"]["course"]
-    return {"repository": table["repository"], "branch": table["branch"]}
+    """Where the Colab links point: `repository` (owner/name) and `branch` of `[tool.course]` in pyproject.toml.
+
+    A missing or placeholder `repository` gives way to the GitHub repository origin names, so a clone of a fork
+    needs no setting; with neither it is None. `source` says where it came from. A missing `branch` is main.
+    """
+    path = root / "pyproject.toml"
+    table = {}
+    if path.exists():
+        with open(path, "rb") as file:
+            table = tomllib.load(file).get("tool", {}).get("course", {})
+    repository, branch = table.get("repository") or None, table.get("branch", "main")
+    if repository and repository != PLACEHOLDER_REPOSITORY:
+        return {"repository": repository, "branch": branch, "source": "[tool.course] repository in pyproject.toml"}
+    origin = github_origin(root)
+    if origin:
+        return {"repository": origin, "branch": branch, "source": "git remote get-url origin"}
+    return {"repository": repository, "branch": branch, "source": "[tool.course] repository in pyproject.toml"}
+
+
+def repository_problems(root: Path = ROOT, published: bool = True) -> list[str]:
+    """Why the Colab links would not open this course, as lint reports it; the placeholder only when `published`."""
+    found = settings(root)
+    repository, branch = found["repository"], found["branch"]
+    if repository is None:
+        return ["pyproject.toml: no repository for the Colab links: set [tool.course] repository = \"owner/name\" "
+                "(this folder's git origin names no GitHub repository)"]
+    problems = []
+    if not OWNER_NAME.match(repository):
+        problems.append(f"pyproject.toml: the Colab links' repository {repository!r} (from {found['source']}) "
+                        "should be a GitHub owner/name, such as \"ada/gradient-tape-course\"")
+    elif repository == PLACEHOLDER_REPOSITORY and published:
+        problems.append(f"pyproject.toml: the Colab links' repository is the placeholder {repository!r}, which does "
+                        "not exist on GitHub: every badge would open an error. Set [tool.course] repository to "
+                        "the course's public owner/name, or build in a clone whose origin names it, and run `make build`")
+    if not re.fullmatch(r"[A-Za-z0-9._/-]+", str(branch)):
+        problems.append(f"pyproject.toml: [tool.course] branch {branch!r} is not a branch name")
+    return problems
 
 
 def colab_url(relative_path: str, root: Path = ROOT) -> str:
     """The "Open in Colab" address of a notebook given by its path in the repository."""
     course = settings(root)
+    if course["repository"] is None:
+        raise CourseError(repository_problems(root)[0])
     return f"https://colab.research.google.com/github/{course['repository']}/blob/{course['branch']}/{relative_path}"

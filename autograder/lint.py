@@ -180,10 +180,16 @@ RULES = (title, setup, grade_ids, grade_cells, markers, exercises, outputs, self
          references)
 
 
-def lint(root: Path = course.ROOT) -> list[str]:
-    """Every problem in every source notebook, as 'path: message' lines."""
-    problems = []
-    for a in course.assignments(root):
+def lint(root: Path = course.ROOT, publish: bool = False) -> list[str]:
+    """Every problem in every source notebook and in the Colab links' setting, as 'path: message' lines.
+
+    `publish` adds the placeholder address: harmless for a class on nbgrader, wrong once the course is public.
+    """
+    assignments = course.assignments(root)
+    problems = course.repository_problems(root, published=publish)
+    if course.settings(root)["repository"] is None:
+        return problems  # no badge can be checked against an address nobody gave
+    for a in assignments:
         where = a.source.relative_to(root)
         try:
             nb = course.read_notebook(a.source)

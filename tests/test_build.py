@@ -1,5 +1,7 @@
 """The build: setup cells, the three editions and the README map, and the drift check."""
 import json
+import re
+import subprocess
 
 import nbformat
 import pytest
@@ -117,3 +119,67 @@ def test_outputs_in_source_are_cleared(tiny_course):
     build.build(tiny_course)
     cell = json.loads(a.source.read_text())["cells"][4]
     assert cell["outputs"] == [] and cell["execution_count"] is None
+
+
+# ---------------------------------------------------------------- where the Colab links point
+
+COLAB_LINK = re.compile(r"\]\((https://colab\.research\.google\.com/github/[^)]+)\)")
+
+
+def _set_repository(root, line):
+    """Replace `[tool.course]`'s repository line of the course's pyproject.toml (None removes it)."""
+    path = root / "pyproject.toml"
+    lines = [kept for kept in path.read_text().splitlines() if not kept.startswith("repository = ")]
+    at = lines.index("[tool.course]") + 1
+    path.write_text("\n".join(lines[:at] + ([line] if line else []) + lines[at:]) + "\n")
+
+
+def _links(root):
+    """Every Colab link of every edition and of the README, by the file it is in."""
+    files = [root / "README.md", *sorted(root.glob("notebooks/*.ipynb")), *sorted(root.glob("release/*/*.ipynb"))]
+    return {path.relative_to(root).as_posix(): COLAB_LINK.findall(path.read_text()) for path in files}
+
+
+def _git_clone_with_origin(root, url):
+    for args in (["init", "-q"], ["remote", "add", "origin", url]):
+        subprocess.run(["git", "-C", str(root), *args], check=True)
+
+
+def test_every_link_follows_the_setting(tiny_course):
+    _set_repository(tiny_course, 'repository = "ada/tape-course"')
+    build.build(tiny_course)
+    expected = "https://colab.research.google.com/github/ada/tape-course/blob/main/notebooks/01_demo.ipynb"
+    assert _links(tiny_course) == {"README.md": [expected], "notebooks/01_demo.ipynb": [expected],
+                                   "release/01_demo/01_demo.ipynb": []}
+
+
+@pytest.mark.parametrize("url", ["https://github.com/ada/tape-course.git", "git@github.com:ada/tape-course.git",
+                                 "ssh://git@github.com/ada/tape-course"])
+def test_without_a_setting_the_links_follow_origin(tiny_course, url):
+    _set_repository(tiny_course, None)
+    _git_clone_with_origin(tiny_course, url)
+    assert course.settings(tiny_course)["repository"] == "ada/tape-course"
+    build.build(tiny_course)
+    expected = "https://colab.research.google.com/github/ada/tape-course/blob/main/notebooks/01_demo.ipynb"
+    assert _links(tiny_course)["README.md"] == _links(tiny_course)["notebooks/01_demo.ipynb"] == [expected]
+
+
+def test_the_setting_wins_over_origin(tiny_course):
+    """A mirror or a fork that publishes elsewhere names its repository; origin is only the default."""
+    _set_repository(tiny_course, 'repository = "ben/tape-course-mirror"')
+    _git_clone_with_origin(tiny_course, "https://github.com/ada/tape-course.git")
+    assert course.settings(tiny_course)["repository"] == "ben/tape-course-mirror"
+
+
+def test_the_placeholder_gives_way_to_origin(tiny_course):
+    """A clone of the course on GitHub gets working links without editing the setting it shipped with."""
+    assert course.settings(tiny_course)["repository"] == course.PLACEHOLDER_REPOSITORY
+    _git_clone_with_origin(tiny_course, "https://github.com/ada/tape-course.git")
+    assert course.settings(tiny_course)["repository"] == "ada/tape-course"
+
+
+def test_no_setting_and_no_github_origin_stops_the_build_with_what_to_set(tiny_course):
+    _set_repository(tiny_course, None)
+    _git_clone_with_origin(tiny_course, "/srv/git/tape-course.git")
+    with pytest.raises(course.CourseError, match=r'set \[tool.course\] repository = "owner/name"'):
+        build.build(tiny_course)

@@ -18,6 +18,17 @@ def test_build_then_check_then_drift(tiny_course, capsys):
     assert "1 notebooks, no problems" in capsys.readouterr().out
 
 
+def test_lint_warns_of_the_placeholder_address_and_publish_fails_on_it(tiny_course, capsys):
+    main(["--root", str(tiny_course), "build"])
+    capsys.readouterr()
+    assert main(["--root", str(tiny_course), "lint"]) == 0
+    assert "warning (an error for `lint --publish`): pyproject.toml: the Colab links' repository is the placeholder" \
+        in capsys.readouterr().out
+    assert main(["--root", str(tiny_course), "lint", "--publish"]) == 1
+    out = capsys.readouterr().out
+    assert "is the placeholder" in out and "warning" not in out
+
+
 def test_lint_fails_with_the_problem(tiny_course, capsys):
     main(["--root", str(tiny_course), "build"])
     a = Assignment("01_demo", tiny_course)

@@ -82,16 +82,17 @@ def test_gitignore_keeps_student_data_out():
         assert folder in ignored
 
 
-def test_colab_links_point_at_each_notebooks_own_path():
-    readme = (ROOT / "README.md").read_text()
-    links = re.findall(r"\]\((https://colab\.research\.google\.com/github/[^)]+)\)", readme)
-    names = [a.name for a in course.assignments(ROOT)]
-    assert links == [course.colab_url(f"notebooks/{name}.ipynb", ROOT) for name in names]
+def test_every_colab_link_of_every_edition_follows_the_setting():
+    """The README's map and each self-study notebook link to that notebook on the set repository; release/ has none."""
+    link = re.compile(r"\]\((https://colab\.research\.google\.com/github/[^)]+)\)")
     settings = course.settings(ROOT)
-    for link, name in zip(links, names):
-        assert link == (f"https://colab.research.google.com/github/{settings['repository']}/blob/"
-                        f"{settings['branch']}/notebooks/{name}.ipynb")
-        assert (ROOT / "notebooks" / f"{name}.ipynb").exists()
+    names = [a.name for a in course.assignments(ROOT)]
+    expected = [f"https://colab.research.google.com/github/{settings['repository']}/blob/{settings['branch']}"
+                f"/notebooks/{name}.ipynb" for name in names]
+    assert link.findall((ROOT / "README.md").read_text()) == expected
+    for name, address in zip(names, expected):
+        assert link.findall((ROOT / "notebooks" / f"{name}.ipynb").read_text()) == [address], name
+        assert link.findall((ROOT / "release" / name / f"{name}.ipynb").read_text()) == [], name
 
 
 def test_the_readmes_pictures_are_the_ones_make_screenshots_copies_from_the_browser_test():

@@ -91,3 +91,35 @@ def test_the_readme_names_only_notebooks_that_exist(tiny_course):
     readme.write_text(readme.read_text() + "\nNotebook 01 is here; notebook 11 is the debugging lab.\n")
     problems = lint(tiny_course)
     assert problems == ["README.md: names notebook 11, which does not exist (yet)"], problems
+
+
+def _repository(root, line):
+    path = root / "pyproject.toml"
+    text = "\n".join(kept for kept in path.read_text().splitlines() if not kept.startswith("repository = "))
+    path.write_text(text.replace("[tool.course]", "[tool.course]\n" + line if line else "[tool.course]"))
+
+
+def test_the_placeholder_address_fails_lint_for_publishing(tiny_course):
+    build.build(tiny_course)
+    assert course.settings(tiny_course)["repository"] == course.PLACEHOLDER_REPOSITORY  # as the course ships
+    assert lint(tiny_course) == []
+    [problem] = lint(tiny_course, publish=True)
+    assert "placeholder" in problem and "does not exist on GitHub" in problem
+
+
+def test_a_real_address_lints_clean_for_publishing(tiny_course):
+    _repository(tiny_course, 'repository = "ada/tape-course"')
+    build.build(tiny_course)
+    assert lint(tiny_course, publish=True) == []
+
+
+@pytest.mark.parametrize("line, message", [
+    (None, 'no repository for the Colab links: set [tool.course] repository = "owner/name"'),
+    ('repository = "https://github.com/ada/tape-course"', "should be a GitHub owner/name"),
+    ('repository = "tape-course"', "should be a GitHub owner/name"),
+])
+def test_a_missing_or_malformed_address_fails_lint(tiny_course, line, message):
+    build.build(tiny_course)
+    _repository(tiny_course, line)
+    problems = lint(tiny_course)
+    assert any(message in problem for problem in problems), problems
