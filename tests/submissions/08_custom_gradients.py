@@ -963,4 +963,59 @@ def with_two_derivatives(f, df, d2f):
         "scores": scores(second_nested=0),
         "feedback": ["object has no attribute 'numpy'"],
     },
+    # Wrong: the slope's grad_fn returns d2f(x) without its upstream (common mistake 2, one level down). The outer
+    # tape gets d2f(x) where v·w·d2f(x) belongs; the accumulator, which differentiates grad_fn with respect to
+    # upstream, gets None, and the checks say why rather than blame NumPy.
+    "slope_grad_fn_ignores_its_upstream": {
+        "answers": {
+            P + "second": '''def with_two_derivatives(f, df, d2f):
+    def by_numpy(function, x):
+        return tf.reshape(tf.numpy_function(function, [x], x.dtype), tf.shape(x))
+
+    @tf.custom_gradient
+    def slope(x):
+        def grad_fn(upstream):
+            return by_numpy(d2f, x)                  # upstream forgotten
+        return by_numpy(df, x), grad_fn
+
+    @tf.custom_gradient
+    def g(x):
+        def grad_fn(upstream):
+            return upstream * slope(x)
+        return by_numpy(f, x), grad_fn
+
+    return g
+''',
+        },
+        "scores": scores(**NO_SECOND),
+        "feedback": ["d2f(x) alone: the slope's grad_fn must multiply d2f(x) by its upstream",
+                     "the slope's grad_fn returns the same whatever its upstream"],
+    },
+    # Wrong: g's grad_fn returns the slope without its upstream: the tape's first derivative is df(x) where w·df(x)
+    # belongs, and an accumulator around g finds no jvp at all.
+    "g_grad_fn_ignores_its_upstream": {
+        "answers": {
+            P + "second": '''def with_two_derivatives(f, df, d2f):
+    def by_numpy(function, x):
+        return tf.reshape(tf.numpy_function(function, [x], x.dtype), tf.shape(x))
+
+    @tf.custom_gradient
+    def slope(x):
+        def grad_fn(upstream):
+            return upstream * by_numpy(d2f, x)
+        return by_numpy(df, x), grad_fn
+
+    @tf.custom_gradient
+    def g(x):
+        def grad_fn(upstream):
+            return slope(x)                          # upstream forgotten
+        return by_numpy(f, x), grad_fn
+
+    return g
+''',
+        },
+        "scores": scores(**NO_SECOND),
+        "feedback": ["df(x) alone: g's grad_fn must multiply the slope by its upstream",
+                     "g's grad_fn returns the same whatever its upstream"],
+    },
 }
