@@ -19,6 +19,28 @@ NO_FIXED_POINT = dict(fixed_point_values=0, fixed_point_generic=0)
 NO_SECOND = dict(second_nested=0, second_forward=0)
 
 
+
+def _two_derivatives(slope_grad="upstream * by_numpy(d2f, x)", g_grad="upstream * slope(x)"):
+    """Ex 6 as the solution writes it, with the two grad_fns' return values given."""
+    return f'''def with_two_derivatives(f, df, d2f):
+    def by_numpy(function, x):
+        return tf.reshape(tf.numpy_function(function, [x], x.dtype), tf.shape(x))
+
+    @tf.custom_gradient
+    def slope(x):
+        def grad_fn(upstream):
+            return {slope_grad}
+        return by_numpy(df, x), grad_fn
+
+    @tf.custom_gradient
+    def g(x):
+        def grad_fn(upstream):
+            return {g_grad}
+        return by_numpy(f, x), grad_fn
+
+    return g
+'''
+
 SUBMISSIONS = {
     # Correct, written another way: NumPy reshaping inside the NumPy functions, λ as a second argument of the
     # decorated function with None as its gradient, clipping written out with tf.norm, a checker that returns a
@@ -967,26 +989,7 @@ def with_two_derivatives(f, df, d2f):
     # tape gets d2f(x) where v·w·d2f(x) belongs; the accumulator, which differentiates grad_fn with respect to
     # upstream, gets None, and the checks say why rather than blame NumPy.
     "slope_grad_fn_ignores_its_upstream": {
-        "answers": {
-            P + "second": '''def with_two_derivatives(f, df, d2f):
-    def by_numpy(function, x):
-        return tf.reshape(tf.numpy_function(function, [x], x.dtype), tf.shape(x))
-
-    @tf.custom_gradient
-    def slope(x):
-        def grad_fn(upstream):
-            return by_numpy(d2f, x)                  # upstream forgotten
-        return by_numpy(df, x), grad_fn
-
-    @tf.custom_gradient
-    def g(x):
-        def grad_fn(upstream):
-            return upstream * slope(x)
-        return by_numpy(f, x), grad_fn
-
-    return g
-''',
-        },
+        "answers": {P + "second": _two_derivatives(slope_grad="by_numpy(d2f, x)")},
         "scores": scores(**NO_SECOND),
         "feedback": ["d2f(x) alone: the slope's grad_fn must multiply d2f(x) by its upstream",
                      "the slope's grad_fn returns the same whatever its upstream"],
@@ -994,26 +997,7 @@ def with_two_derivatives(f, df, d2f):
     # Wrong: g's grad_fn returns the slope without its upstream: the tape's first derivative is df(x) where w·df(x)
     # belongs, and an accumulator around g finds no jvp at all.
     "g_grad_fn_ignores_its_upstream": {
-        "answers": {
-            P + "second": '''def with_two_derivatives(f, df, d2f):
-    def by_numpy(function, x):
-        return tf.reshape(tf.numpy_function(function, [x], x.dtype), tf.shape(x))
-
-    @tf.custom_gradient
-    def slope(x):
-        def grad_fn(upstream):
-            return upstream * by_numpy(d2f, x)
-        return by_numpy(df, x), grad_fn
-
-    @tf.custom_gradient
-    def g(x):
-        def grad_fn(upstream):
-            return slope(x)                          # upstream forgotten
-        return by_numpy(f, x), grad_fn
-
-    return g
-''',
-        },
+        "answers": {P + "second": _two_derivatives(g_grad="slope(x)")},
         "scores": scores(**NO_SECOND),
         "feedback": ["df(x) alone: g's grad_fn must multiply the slope by its upstream",
                      "g's grad_fn returns the same whatever its upstream"],
