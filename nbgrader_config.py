@@ -35,10 +35,13 @@ c.LimitOutput.max_lines = 200
 
 # Feedback is the autograded notebook as HTML: without ClearHiddenTests and ShortenTracebacks it
 # would show students the source of the hidden tests (in the cells, and quoted in the tracebacks of
-# failing ones); NoteReaches opens it with the answer lines that reach for the grading machinery;
-# FoldSetupCell shows the setup cell's first lines only.
+# failing ones); RemoveHiddenEchoes replaces the outputs that show them (an answer can print the
+# cells that ran), before ClearHiddenTests while the hidden lines are there to look for; NoteReaches
+# opens it with the answer lines that reach for the grading machinery; FoldSetupCell shows the setup
+# cell's first lines only.
 c.GenerateFeedback.preprocessors = [
     "nbgrader.preprocessors.GetGrades",
+    "autograder.feedback.RemoveHiddenEchoes",
     "nbgrader.preprocessors.ClearHiddenTests",
     "autograder.feedback.NoteReaches",
     "autograder.feedback.ShortenTracebacks",

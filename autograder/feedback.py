@@ -10,6 +10,8 @@ from nbgrader.preprocessors import NbGraderPreprocessor
 from .setup_cell import setup_grade_id
 
 SETUP_LINES_SHOWN = 3  # the setup cell's title and what it does
+REMOVED_ECHO = ("[Output removed: it showed lines of this assignment's hidden tests, which stay hidden from "
+                "students. Your score is unchanged.]\n")
 
 
 class ShortenTracebacks(NbGraderPreprocessor):
@@ -26,6 +28,32 @@ class ShortenTracebacks(NbGraderPreprocessor):
                 if output.get("output_type") == "error":
                     output["traceback"] = [f"{output.get('ename')}: {output.get('evalue')}"]
         return cell, resources
+
+
+class RemoveHiddenEchoes(NbGraderPreprocessor):
+    """Put a note in place of each output that shows lines of the hidden tests (grading/echoes.py).
+
+    An answer can make a cell print the cells that ran; ClearHiddenTests clears the hidden lines from
+    the sources only, so this runs before it, while they are there to look for. Scores come from the
+    gradebook (GetGrades), not from these outputs."""
+
+    def preprocess(self, nb, resources):
+        import nbformat
+
+        from .grading.echoes import echoes
+
+        removed = {}
+        for echo in echoes(nb):
+            removed.setdefault(echo.cell, set()).add(echo.output)
+        for index, numbers in removed.items():
+            outputs = []
+            for number, output in enumerate(nb.cells[index].outputs):
+                if number not in numbers:
+                    outputs.append(output)
+                elif number - 1 not in numbers:  # one note for a run of removed outputs
+                    outputs.append(nbformat.v4.new_output("stream", name="stdout", text=REMOVED_ECHO))
+            nb.cells[index].outputs = outputs
+        return nb, resources
 
 
 class NoteReaches(NbGraderPreprocessor):

@@ -29,7 +29,7 @@ from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import Unicode
 
 from .. import course, setup_cell
-from . import class_report, nbgrader_api, pool, sandbox, tampering
+from . import class_report, echoes, nbgrader_api, pool, sandbox, tampering
 from .progress import progress_bar
 from .repair import preflight
 
@@ -233,6 +233,12 @@ def _record(done, outcome: Outcome, record, assignment: str, executed: Path) -> 
     outcome.seconds["record"] = time.perf_counter() - started
     if result["success"]:
         outcome.graded = True
+        # the notebook its feedback is written from, hidden tests in place: what it shows of them
+        autograded = Path(record.coursedir.format_path(record.coursedir.autograded_directory, outcome.student, assignment))
+        found = echoes.echoes(nbformat.read(autograded / f"{assignment}.ipynb", as_version=4))
+        if found:
+            cells = ", ".join(dict.fromkeys(echo.name for echo in found))
+            outcome.notes.append(f"outputs that showed lines of the hidden tests are left out of its feedback: {cells}")
     else:
         outcome.notes.append(f"nbgrader could not grade it: {why_not_graded(result)}")
 
