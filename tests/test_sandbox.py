@@ -127,8 +127,10 @@ def test_a_probe_sees_nothing_of_the_machine_but_what_the_kernel_needs(worker, o
         attempt("read /etc/shadow", lambda: open("/etc/shadow").read())
         attempt("write /etc", lambda: open("/etc/planted", "w").write("x"))
         attempt("write the root", lambda: open("/planted", "w").write("x"))
-        mounts = [line.split() for line in open("/proc/self/mountinfo")]
-        writable = [(m[4], m[m.index("-") + 1]) for m in mounts if m[5].split(",")[0] == "rw"]
+        top = dict()  # each mount point's last mount: the one the kernel sees (the server's are under its own)
+        for m in (line.split() for line in open("/proc/self/mountinfo")):
+            top[m[4]] = m
+        writable = [(m[4], m[m.index("-") + 1]) for m in top.values() if m[5].split(",")[0] == "rw"]
         # what the sandbox was started with (a forked kernel's /proc/self/environ is its fork server's)
         started = dict(v.split("=", 1) for v in open("/proc/self/environ").read().split("\\0") if v)
         print(json.dumps({{"environ": dict(os.environ), "started": started, "root": os.listdir("/"),
@@ -139,20 +141,21 @@ def test_a_probe_sees_nothing_of_the_machine_but_what_the_kernel_needs(worker, o
         assert f"{refused} refused" in said, said
     seen = __import__("json").loads(said.splitlines()[-1])
     # nothing of the grader's environment entered the sandbox (bubblewrap's --chdir sets PWD)
-    assert seen["started"] == {**sandbox.environment(), "PWD": str(worker.slot)}
+    assert seen["started"] == {**sandbox.environment(), "PWD": "/"}
     assert "GRADER_SECRET_TOKEN" in os.environ and "GRADER_SECRET_TOKEN" not in seen["environ"]
     assert seen["environ"]["NBGRADER_EXECUTION"] == "autograde"  # the one variable taken from grading
     # (the rest of the kernel's variables are its libraries' own: ipykernel's PAGER, TensorFlow's TF2_BEHAVIOR...)
     python = {Path(folder).parts[1] for folder in sandbox.python_folders()}
     assert set(seen["root"]) <= {"usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "etc", "dev", "proc",
-                                 "tmp", "home", *python}, seen["root"]
+                                 "tmp", "home", "run", "submission", *python}, seen["root"]
     assert not {"var", "srv", "opt", "sys", "mnt", "media"} & (set(seen["root"]) - python)
     assert set(seen["etc"]) <= {"passwd", "group", "ld.so.cache", "fonts", "localtime"}, seen["etc"]
     assert seen["folder"] == ["data.csv"]  # its files, not the notebook with the hidden tests nbgrader put back
-    # what it can write to is memory (size-limited tmpfs), devices and /proc: never this machine's disk
+    # what it can write to is memory (size-limited tmpfs of its own), devices and /proc: never this machine's disk;
+    # its socket folder was made read-only once its sockets were bound
     assert {kind for _, kind in seen["writable"]} <= {"tmpfs", "devtmpfs", "devpts", "proc"}, seen["writable"]
     assert {where for where, kind in seen["writable"] if kind == "tmpfs"} == set(
-        sandbox.writable_folders(worker.slot, worker.sockets, worker.settings.limits)), seen["writable"]
+        sandbox.writable_folders(worker.settings.limits)) - {sandbox.KERNEL_FOLDER}, seen["writable"]
     assert result.limits == []
 
 
@@ -197,10 +200,10 @@ def test_3_gb_of_writes_are_refused_and_the_report_says_why(worker):
         fill(get_connection_file().replace("kernel.json", "answer.bin"))
     """)))
     said = printed(result).splitlines()
-    assert len(said) == 5 and all("No space left on device" in line for line in said), said
+    assert len(said) == 5 and all("No space left on device" in line for line in said[:4]), said
     assert all(int(line.split()[3]) <= 512 for line in said), said
-    for where, size in (("its folder", 512), ("/tmp", 512), (sandbox.HOME, 64), ("/dev/shm", 64),
-                        ("its kernel's socket folder", 64)):
+    assert said[4].endswith("refused after 0 MiB Read-only file system"), said  # the socket folder, once bound
+    for where, size in (("its folder", 512), ("/tmp", 512), (sandbox.HOME, 64), ("/dev/shm", 64)):
         assert f"it filled {where} ({size} MiB, the sandbox's limit): writes there failed" in result.limits, result.limits
     assert not list(worker.scratch.rglob("answer.bin"))  # nothing reached this machine's disk
 
@@ -227,16 +230,18 @@ def test_where_no_cgroup_can_be_had_the_report_says_what_is_unprotected(monkeypa
     monkeypatch.setattr(limits, "_v1_mounts", dict)
     monkeypatch.setattr(limits, "CGROUP_ROOT", tmp_path)  # no cgroup v2 either
     group = limits.Cgroup.create(limits.Limits())
-    assert group.folders == {} and len(group.unprotected) == 2
+    assert group.folders == {} and len(group.unprotected) == 3
     assert "no process limit" in group.unprotected[0] and "fork bomb" in group.unprotected[0]
     assert "no memory limit for the sandbox as a whole" in group.unprotected[1]
+    assert "no CPU limit per submission" in group.unprotected[2]
     from autograder.grading.coordinator import Outcome, report
     said = report("01_demo", [Outcome("ada", unprotected=group.unprotected), Outcome("bob", unprotected=group.unprotected)])
-    assert said.splitlines()[:2] == [f"WARNING: {why}" for why in sorted(group.unprotected)]
+    assert said.splitlines()[:3] == [f"WARNING: {why}" for why in sorted(group.unprotected)]
 
 
-def test_on_cgroup_v2_each_sandbox_gets_its_own_cgroup_with_the_limits(monkeypatch, tmp_path):
-    """Checked on a copy of the files cgroup v2 shows (this machine mounts cgroup v1)."""
+def test_on_cgroup_v2_each_submission_gets_its_own_cgroup_with_the_limits(monkeypatch, tmp_path):
+    """Checked on a copy of the files cgroup v2 shows (this machine mounts cgroup v1): the worker's cgroup holds
+    no process (v2 hands controllers only to the children of such a cgroup), its server's and its submissions' do."""
     (tmp_path / "grading.slice").mkdir()
     (tmp_path / "cgroup.controllers").write_text("cpu memory pids\n")
     (tmp_path / "grading.slice" / "cgroup.subtree_control").write_text("memory\n")
@@ -248,8 +253,8 @@ def test_on_cgroup_v2_each_sandbox_gets_its_own_cgroup_with_the_limits(monkeypat
     def kernels_mkdir(self, *args, **kwargs):  # as the kernel does, a new cgroup comes with its files
         new = not self.exists()
         mkdir(self, *args, **kwargs)
-        for name in ("pids.max", "memory.max", "cgroup.procs") if new else ():
-            write_text(self / name, "max\n")
+        for name in ("pids.max", "memory.max", "cpu.max", "cgroup.procs", "cgroup.kill", "cgroup.subtree_control") if new else ():
+            write_text(self / name, "" if name.startswith("cgroup") else "max\n")
 
     def kernels_write_text(self, text):  # as the kernel does, "+pids" adds pids to the enabled controllers
         if self.name == "cgroup.subtree_control":
@@ -258,12 +263,20 @@ def test_on_cgroup_v2_each_sandbox_gets_its_own_cgroup_with_the_limits(monkeypat
 
     monkeypatch.setattr(Path, "mkdir", kernels_mkdir)
     monkeypatch.setattr(Path, "write_text", kernels_write_text)
-    group = limits.Cgroup.create(limits.Limits(tasks=77))
+    group = limits.Cgroup.create(limits.Limits(tasks=77, cpus=1.5))
     assert group.unprotected == []
-    assert (tmp_path / "grading.slice" / "cgroup.subtree_control").read_text() == "memory pids"
-    assert group.folders["pids"] == group.folders["memory"] == tmp_path / "grading.slice" / group.folders["pids"].name
-    assert (group.folders["pids"] / "pids.max").read_text() == "77"
-    assert (group.folders["memory"] / "memory.max").read_text() == str(8 * limits.GIB)
+    worker = tmp_path / "grading.slice" / group.folders["pids"].name
+    assert (tmp_path / "grading.slice" / "cgroup.subtree_control").read_text() == "cpu memory pids"
+    assert group.folders == dict.fromkeys(("pids", "memory", "cpu"), worker)
+    assert (worker / "cgroup.subtree_control").read_text() == "cpu memory pids"
+    assert group.procs_files() == [worker / "server" / "cgroup.procs"]
+    submission = group.submission()
+    assert submission.unprotected == [] and set(submission.folders.values()) == {worker / submission.folders["pids"].name}
+    folder = submission.folders["pids"]
+    assert (folder / "pids.max").read_text() == "77"
+    assert (folder / "memory.max").read_text() == str(8 * limits.GIB)
+    assert (folder / "cpu.max").read_text() == "150000 100000"
+    assert submission.kill() and (folder / "cgroup.kill").read_text() == "1"
 
 
 @needs_bubblewrap
@@ -276,7 +289,8 @@ def test_the_next_student_finds_nothing_the_last_one_left(worker):
         for path in ("/tmp/planted.txt", os.path.expanduser("~/planted.txt"), "planted.txt"):
             open(path, "w").write("ada")
         daemon = subprocess.Popen(["sleep", "600"], start_new_session=True)
-        print("kernel", os.getpid(), "daemon", daemon.pid)
+        started = open("/proc/self/stat").read().rsplit(")", 1)[1].split()[19]  # since boot: no namespace hides it
+        print("kernel", started, "daemon", daemon.pid)
     """)))
     kernel, daemon = printed(first).split()[1::2]
 
@@ -286,22 +300,28 @@ def test_the_next_student_finds_nothing_the_last_one_left(worker):
         for path in ("/tmp/planted.txt", os.path.expanduser("~/planted.txt"), "planted.txt"):
             print(path, os.path.exists(path))
         print("daemon alive", os.path.exists("/proc/{daemon}"))
-        print("same kernel", os.getpid() == {kernel})
+        print("same kernel", open("/proc/self/stat").read().rsplit(")", 1)[1].split()[19] == "{kernel}")
+        print("pid", os.getpid())  # never its namespace's init, which ends everything in it
     """)))
     said = printed(second)
     assert "planted global False" in said and "daemon alive False" in said and "same kernel False" in said, said
+    assert "pid 2" in said, said
     assert "True" not in said, said
 
 
 @needs_bubblewrap
 @pytest.mark.notebooks  # a kernel forked from a fork server that imports TensorFlow
-def test_a_kernel_that_kills_its_fork_server_only_ends_its_own_grading(worker):
-    """Its sandbox goes with the server: a process it left to write into the next submission's folder dies too."""
+def test_a_kernel_that_signals_every_process_it_can_ends_only_itself(worker):
+    """Its own PID namespace: kill(-1) and its parent reach nothing of the server's, whose next kernel is forked
+    from the same warm process; a process it left to write into the next submission's folder dies with it."""
+    server = worker.server_pid
     worker.run(pool.Task("mallory", notebook("""
         import os, signal, subprocess, sys
         subprocess.Popen([sys.executable, "-c", "import time\\nwhile True:\\n    open('intruder.txt', 'w').write('x')\\n    time.sleep(0.05)"],
                          start_new_session=True)
-        os.kill(os.getppid(), signal.SIGKILL)
+        print("parent", os.getppid())
+        os.kill(os.getppid(), signal.SIGKILL)  # its namespace's init ignores it
+        os.kill(-1, signal.SIGKILL)  # every process it may signal: its own, and itself
     """)))
     after = worker.run(pool.Task("bob", notebook("""
         import os, time
@@ -309,6 +329,7 @@ def test_a_kernel_that_kills_its_fork_server_only_ends_its_own_grading(worker):
         print(6 * 7, os.path.exists("intruder.txt"))
     """)))
     assert printed(after) == "42 False\n"
+    assert worker.server_pid == server and worker.server.poll() is None
 
 
 def test_a_killed_workers_folder_is_removed_when_the_next_worker_starts(monkeypatch, tmp_path):
@@ -369,13 +390,14 @@ def test_a_loop_no_interrupt_stops_ends_the_kernel_and_what_did_not_run_scores_n
 
 
 def test_a_python_environment_in_tmp_is_mounted_over_the_sandboxs_tmp(monkeypatch, tmp_path):
-    """Mounts are made in order: the environment's read-only view must come after /tmp's tmpfs."""
-    monkeypatch.setattr(sandbox, "python_folders", lambda: [Path("/tmp/clone/.venv")])
-    args = sandbox.sandbox_command(tmp_path, Path("/tmp/w/submission"), Path("/tmp/w/sockets"), Path("/tmp/w/inbox"),
-                                   limits.Limits(), info_fd=3)
+    """Mounts are made in order: the environment's read-only view must come after /tmp's tmpfs, and each
+    kernel binds it again over its own new /tmp."""
+    monkeypatch.setattr(sandbox, "python_folders", lambda: [Path("/tmp/clone/.venv"), Path("/opt/python")])
+    args = sandbox.sandbox_command(tmp_path, Path("/tmp/w/server"), Path("/tmp/w/inbox"), info_fd=3)
     mounted = [args[i + 1] for i, arg in enumerate(args) if arg in ("--tmpfs", "--ro-bind", "--bind")]
     assert mounted.index("/tmp/clone/.venv") > mounted.index("/tmp")
-    assert mounted.index("/tmp/w/inbox") > mounted.index("/tmp") and mounted.index("/tmp/w/submission") > mounted.index("/tmp")
+    assert mounted.index("/tmp/w/inbox") > mounted.index("/tmp") and mounted.index("/tmp/w/server") > mounted.index("/tmp")
+    assert sandbox.rebound_folders() == ["/tmp/clone/.venv"]
 
 
 def test_a_worker_whose_fork_server_cannot_start_says_why_with_each_submission(monkeypatch):

@@ -6,16 +6,18 @@ imports overlap.
 """
 from __future__ import annotations
 
+import asyncio
 import os
 import sys
 import time
+import uuid
 from pathlib import Path
 from queue import Empty
 
 from jupyter_client.manager import AsyncKernelManager
 from jupyter_core.utils import ensure_async
 from nbgrader.preprocessors import Execute
-from traitlets import Integer, Unicode
+from traitlets import Any, Float, Integer, Unicode
 
 from . import forkserver, sandbox
 
@@ -25,35 +27,63 @@ SERVER_SCRIPT = Path(forkserver.__file__).resolve()
 class ForkedKernelManager(AsyncKernelManager):
     """jupyter_client's kernel manager, with the kernel forked by a fork server instead of started."""
 
-    sockets = Unicode(help="the folder of the fork server's socket, and of the kernel's connection file and "
-                           "sockets, as the kernel sees it").tag(config=True)
-    root = Unicode("/", help="the kernel's filesystem as seen from here: /proc/PID/root of its sandbox").tag(config=True)
-
-    def _seen_here(self, path: str) -> str:
-        return os.path.join(self.root, path.lstrip("/"))
+    server_socket = Unicode(help="the fork server's socket").tag(config=True)
+    connection_dir = Unicode(help="where this side writes the kernel's connection file (its content goes to "
+                                  "the server, which writes it in the kernel's own folder)").tag(config=True)
+    kernel_folder = Unicode(help="the kernel's socket folder, as the kernel sees it").tag(config=True)
+    server_pid = Integer(0, help="the fork server's process id, when each kernel has a filesystem of its own: the "
+                                 "kernel's folder is reached through its keeper's /proc/PID/root").tag(config=True)
+    ready_timeout = Float(180, help="seconds a kernel gets to bind its sockets").tag(config=True)
+    on_started = Any(None, help="called once the kernel is up, before any cell runs").tag(config=True)
 
     async def _async_pre_start_kernel(self, **kw):
-        # Local sockets at absolute paths, in a folder of the kernel's sandbox that its client reaches
-        # through the sandbox's root (TCP on 127.0.0.1 cannot cross the network namespace).
+        # Local sockets at absolute paths, in the kernel's own folder (TCP on 127.0.0.1 cannot cross the
+        # network namespace); the connection file names them as the kernel sees them.
         self.transport = "ipc"
-        self.ip = self._seen_here(f"{self.sockets}/kernel")
-        self.connection_file = self._seen_here(f"{self.sockets}/kernel.json")
+        self.ip = f"{self.kernel_folder}/kernel"
+        self.connection_file = os.path.join(self.connection_dir, f"kernel-{uuid.uuid4().hex}.json")
         # A signal would reach `attach`, not the kernel's own handler: interrupt over the control channel.
         self.kernel_spec.interrupt_mode = "message"
         kernel_cmd, kw = await super()._async_pre_start_kernel(**kw)
         # attach passes its environment on to the kernel: only what a kernel may take from grading
         kw["env"] = sandbox.from_grading(kw.get("env") or os.environ)
         kernel_args = kernel_cmd[kernel_cmd.index("-f"):]  # the connection file and nbgrader's extra arguments
-        kernel_args[1] = f"{self.sockets}/kernel.json"
-        return [sys.executable, str(SERVER_SCRIPT), "attach", self._seen_here(f"{self.sockets}/server"), *kernel_args], kw
+        kernel_args[1] = f"{self.kernel_folder}/kernel.json"
+        return [sys.executable, str(SERVER_SCRIPT), "attach", self.server_socket, self.connection_file, *kernel_args], kw
 
-    def write_connection_file(self, **kw):
-        """The connection file names the sockets' paths as the kernel sees them; this client keeps its own."""
-        here, self.ip = self.ip, f"{self.sockets}/kernel"
-        try:
-            super().write_connection_file(**kw)
-        finally:
-            self.ip = here
+    async def _async_post_start_kernel(self, **kw):
+        self.ip = f"{await self._kernel_folder_here()}/kernel"  # this side's way to the same sockets
+        if self.on_started is not None:
+            self.on_started()
+        await super()._async_post_start_kernel(**kw)
+
+    async def _kernel_folder_here(self) -> str:
+        """The kernel's socket folder as this process reaches it, once the server's keeper has made it read-only
+        (no link the kernel could plant is ever followed from here)."""
+        deadline = time.monotonic() + self.ready_timeout
+        while time.monotonic() < deadline:
+            for folder in ([f"/proc/{pid}/root{self.kernel_folder}" for pid in children(self.server_pid)]
+                           if self.server_pid else [self.kernel_folder]):
+                if os.path.exists(os.path.join(folder, forkserver.READY)):
+                    return folder
+            if self.provisioner is not None and await self.provisioner.poll() is not None:
+                raise RuntimeError("the kernel ended before its sockets were ready")
+            await asyncio.sleep(0.02)
+        raise TimeoutError(f"the kernel's sockets were not ready after {self.ready_timeout:g} s")
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is `pid`."""
+    found = []
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                with open(f"/proc/{entry.name}/stat") as stat:
+                    if int(stat.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        found.append(int(entry.name))
+            except (OSError, IndexError, ValueError):
+                pass
+    return found
 
 
 class KernelStuck(Exception):
@@ -73,6 +103,11 @@ class GradingExecute(Execute):
     """
 
     interrupt_grace = Integer(10, help="seconds a kernel gets to answer after an interrupt").tag(config=True)
+    running = 0  # the index of the cell last sent to the kernel
+
+    async def async_execute_cell(self, cell, cell_index, *args, **kw):
+        self.running = cell_index
+        return await super().async_execute_cell(cell, cell_index, *args, **kw)
 
     async def _async_handle_timeout(self, timeout, cell=None):
         reply = await super()._async_handle_timeout(timeout, cell)
@@ -88,15 +123,18 @@ class GradingExecute(Execute):
         raise KernelStuck(next(i for i, c in enumerate(self.nb.cells) if c is cell), self.interrupt_grace)
 
 
-def _mark_not_run(nb, stuck: KernelStuck) -> None:
-    """Every code cell from the stuck one on gets an error saying why it has no result (nbgrader scores 0)."""
+def _mark_not_run(nb, first: int, why: str) -> None:
+    """Every code cell from `first` on gets an error saying why it has no result (nbgrader scores 0)."""
     from nbformat.v4 import new_output
 
-    first_line = next(iter(nb.cells[stuck.cell_index].source.strip().splitlines()), "")
+    first_line = next(iter(nb.cells[first].source.strip().splitlines()), "")
     for index, cell in enumerate(nb.cells):
-        if cell.cell_type != "code" or index < stuck.cell_index:
+        if cell.cell_type != "code" or index < first:
             continue
-        why = (f"the kernel was still busy {stuck.seconds:g} s after this cell's time limit and an interrupt "
-               "(a loop inside a tf.function ignores interrupts)" if index == stuck.cell_index else
-               f"not run: the kernel was stuck in an earlier cell, the one that begins {first_line[:60]!r}")
-        cell.outputs.append(new_output("error", ename="KernelStuck", evalue=why, traceback=[f"KernelStuck: {why}"]))
+        said = why if index == first else f"not run: the kernel was ended in an earlier cell, the one that begins {first_line[:60]!r}"
+        cell.outputs.append(new_output("error", ename="KernelStuck", evalue=said, traceback=[f"KernelStuck: {said}"]))
+
+
+def stuck_reason(stuck: KernelStuck) -> str:
+    return (f"the kernel was still busy {stuck.seconds:g} s after this cell's time limit and an interrupt "
+            "(a loop inside a tf.function ignores interrupts)")

@@ -1,14 +1,20 @@
 """The limits room: what one submission may use, and what the grading report says when it meets a limit.
 
-| limit                          | how                                     | when student code meets it              |
-|--------------------------------|-----------------------------------------|-----------------------------------------|
-| address space, each process    | RLIMIT_AS in each kernel (forkserver)   | MemoryError in the cell                 |
-| CPU time, each process         | RLIMIT_CPU in each kernel               | the process is ended (SIGXCPU)          |
-| processes and threads, sandbox | a cgroup's pids.max around the sandbox  | fork or thread start fails (EAGAIN)     |
-| memory, whole sandbox          | the same cgroup's memory limit          | the kernel is killed (out of memory)    |
-| disk                           | the size of each writable tmpfs         | writes fail (ENOSPC, No space left)     |
+| limit                          | how                                          | when student code meets it              |
+|--------------------------------|----------------------------------------------|-----------------------------------------|
+| address space, each process    | RLIMIT_AS in each kernel (forkserver)        | MemoryError in the cell                 |
+| CPU time, each process         | RLIMIT_CPU in each kernel                    | the process is ended (SIGXCPU)          |
+| processes and threads          | pids.max of the submission's own cgroup      | fork or thread start fails (EAGAIN)     |
+| memory, the whole submission   | the same cgroup's memory limit               | the kernel is killed (out of memory)    |
+| CPU, the whole submission      | the same cgroup's CPU bandwidth (cpu.max)    | its processes share `cpus` cores        |
+| wall clock, the whole submission | the worker kills the cgroup at `wall_seconds` | the cells not run score nothing       |
+| disk                           | the size of each writable tmpfs              | writes fail (ENOSPC, No space left)     |
 
-RLIMIT_NPROC cannot stand in for the cgroup: the kernel ignores it for root, even in a user
+Each worker has a cgroup for its sandbox (`Cgroup`), holding the fork server's (`server`) and, one
+at a time, a submission's (`Cgroup.submission`): the server is moved into a new one just before it
+forks a kernel and back out once the kernel is up, so everything the kernel starts is in it, and
+when the submission ends every process in it is killed (`SubmissionCgroup.kill`) and it is removed.
+RLIMIT_NPROC cannot stand in for pids.max: the kernel ignores it for root, even in a user
 namespace. Where a cgroup cannot be had (no cgroup filesystem, no right to create one: no
 delegation), grading goes on and `Cgroup.unprotected` says, loudly, what is then unprotected.
 """
@@ -39,7 +45,11 @@ class Limits:
     cpu_seconds: int = 600  # a kernel's CPU time: a graded notebook uses well under a minute
     tasks: int | None = None  # processes and threads in the sandbox; None: default_tasks() where it runs
     folder_bytes: int = 512 * MIB  # the submission's folder, and /tmp
-    scratch_bytes: int = 64 * MIB  # home and /dev/shm
+    scratch_bytes: int = 64 * MIB  # home, /dev/shm and the kernel's socket folder
+    cpus: float = 1.0  # cores one submission's processes share: grading runs one worker per core
+    # The whole submission, start to end: a graded notebook takes well under 30 s (`make bench` holds it
+    # there) and a class's share of a slow, loaded grader a few times that; a cell's own limit is 120 s.
+    wall_seconds: int = 300
 
     def rlimits(self) -> dict[str, int]:
         """The per-process limits the fork server sets in each kernel, by `resource` name."""
@@ -68,38 +78,84 @@ def _v1_mounts() -> dict[str, tuple[Path, str]]:
     return mounts
 
 
+CONTROLLERS = ("pids", "memory", "cpu")
+CPU_PERIOD = 100_000  # microseconds
+
+
 @dataclass
 class Cgroup:
-    """The cgroup (or, on cgroup v1, one per controller) a worker's whole sandbox runs in."""
+    """A worker's cgroup (or, on cgroup v1, one per controller): its fork server's, and its submissions' below it."""
 
     limits: Limits
-    folders: dict[str, Path] = field(default_factory=dict)  # {"pids": ..., "memory": ...}, those it has
+    folders: dict[str, Path] = field(default_factory=dict)  # {"pids": ..., "memory": ..., "cpu": ...}, those it has
     unprotected: list[str] = field(default_factory=list)  # what could not be limited, and what that leaves open
 
     @classmethod
     def create(cls, limits: Limits) -> "Cgroup":
         group = cls(limits)
         name = f"{CGROUP_PREFIX}{os.getpid()}-{uuid.uuid4().hex[:8]}"
-        tasks = limits.tasks or default_tasks()
-        wanted = {"pids": [("pids.max", tasks)],
-                  "memory": [("memory.max", limits.sandbox_memory), ("memory.limit_in_bytes", limits.sandbox_memory)]}
-        for controller, settings in wanted.items():
+        for controller in CONTROLLERS:
             try:
                 folder = _make(controller, name)
-                for file, value in settings:
-                    if (folder / file).exists():
-                        (folder / file).write_text(str(value))
+                # cgroup v2 lets only a cgroup without processes hand controllers to its children: the
+                # server has a child of its own, beside the submissions'
+                subtree = folder / "cgroup.subtree_control"
+                if subtree.exists():
+                    subtree.write_text(f"+{controller}")
+                (folder / "server").mkdir(exist_ok=True)
                 group.folders[controller] = folder
             except OSError as error:
-                group.unprotected.append(_UNPROTECTED[controller].format(why=_why(error), tasks=tasks,
-                                                                           memory=limits.memory // GIB))
+                group.unprotected.append(_UNPROTECTED[controller].format(
+                    why=_why(error), tasks=limits.tasks or default_tasks(), memory=limits.memory // GIB))
         return group
+
+    def procs_files(self) -> list[Path]:
+        """Where the fork server's sandbox is put: the worker's `server` cgroups."""
+        return sorted({folder / "server" / "cgroup.procs" for folder in self.folders.values()})
+
+    def submission(self) -> "SubmissionCgroup":
+        """A new cgroup for one submission, with its limits; the unprotected list says what it could not set."""
+        limits = self.limits
+        wanted = {"pids": [("pids.max", limits.tasks or default_tasks())],
+                  "memory": [("memory.max", limits.sandbox_memory), ("memory.limit_in_bytes", limits.sandbox_memory)],
+                  "cpu": [("cpu.max", f"{int(limits.cpus * CPU_PERIOD)} {CPU_PERIOD}"),
+                          ("cpu.cfs_period_us", CPU_PERIOD), ("cpu.cfs_quota_us", int(limits.cpus * CPU_PERIOD))]}
+        name = f"submission-{uuid.uuid4().hex[:8]}"
+        group = SubmissionCgroup(limits)
+        for controller, parent in {**self.folders}.items():  # v2: one folder for them all
+            folder = parent / name
+            try:
+                folder.mkdir(exist_ok=True)
+                group.folders[controller] = folder
+                for file, value in wanted[controller]:
+                    if (folder / file).exists():
+                        (folder / file).write_text(str(value))
+            except OSError as error:
+                group.unprotected.append(_UNPROTECTED[controller].format(
+                    why=_why(error), tasks=limits.tasks or default_tasks(), memory=limits.memory // GIB))
+        return group
+
+    def remove(self) -> None:
+        """Remove the cgroups once their processes are gone (bubblewrap ends them with the fork server)."""
+        for folder in self.folders.values():
+            _rmdir(folder / "server")
+            _rmdir(folder)
+        self.folders.clear()
+
+
+@dataclass
+class SubmissionCgroup:
+    """One submission's cgroup: its limits, what it met, and the end of every process in it."""
+
+    limits: Limits
+    folders: dict[str, Path] = field(default_factory=dict)
+    unprotected: list[str] = field(default_factory=list)
 
     def procs_files(self) -> list[Path]:
         return sorted({folder / "cgroup.procs" for folder in self.folders.values()})
 
     def counters(self) -> dict[str, int]:
-        """How often the sandbox met each limit so far (read from outside it, where no kernel can write)."""
+        """How often the submission met each limit (read from outside its sandbox, where no kernel can write)."""
         counts = {}
         if "pids" in self.folders:
             counts["tasks"] = _field(self.folders["pids"] / "pids.events", "max")
@@ -109,30 +165,64 @@ class Cgroup:
                                       "oom_kill")
         return counts
 
-    def met(self, before: dict[str, int]) -> list[str]:
-        """The reasons for each limit met since `before` (an earlier `counters()`)."""
+    def met(self) -> list[str]:
+        """The reasons for each limit it met."""
         now = self.counters()
         reasons = []
-        if now.get("tasks", 0) > before.get("tasks", 0):
+        if now.get("tasks", 0):
             reasons.append(f"it reached the sandbox's limit of {self.limits.tasks or default_tasks()} processes "
                            "and threads: starting more failed")
-        if now.get("memory", 0) > before.get("memory", 0):
+        if now.get("memory", 0):
             reasons.append(f"it used up the sandbox's {self.limits.sandbox_memory / GIB:g} GiB of memory: "
                            "a process was killed")
         return reasons
 
-    def remove(self) -> None:
-        """Remove the cgroups once their processes are gone (bubblewrap ends them with the fork server)."""
+    def pids(self) -> set[int]:
+        found = set()
+        for procs in self.procs_files():
+            try:
+                found |= {int(pid) for pid in procs.read_text().split()}
+            except OSError:
+                pass
+        return found
+
+    def kill(self) -> bool:
+        """End every process in it, whatever it does (cgroup.kill on v2; v1: SIGKILL until none is left,
+        which pids.max bounds). False if some survive."""
         for folder in self.folders.values():
-            for _ in range(50):
+            if (folder / "cgroup.kill").exists():
                 try:
-                    folder.rmdir()
-                    break
-                except FileNotFoundError:
-                    break
-                except OSError:  # its last processes are still exiting
-                    time.sleep(0.1)
+                    (folder / "cgroup.kill").write_text("1")
+                except OSError:
+                    pass
+        for _ in range(500):
+            pids = self.pids()
+            if not pids:
+                return True
+            for pid in pids:
+                try:
+                    os.kill(pid, 9)
+                except (ProcessLookupError, PermissionError):
+                    pass
+            time.sleep(0.01)
+        return not self.pids()
+
+    def remove(self) -> None:
+        self.kill()
+        for folder in self.folders.values():
+            _rmdir(folder)
         self.folders.clear()
+
+
+def _rmdir(folder: Path) -> None:
+    for _ in range(50):
+        try:
+            folder.rmdir()
+            return
+        except FileNotFoundError:
+            return
+        except OSError:  # its last processes are still exiting
+            time.sleep(0.1)
 
 
 _UNPROTECTED = {
@@ -140,6 +230,8 @@ _UNPROTECTED = {
             "(a fork bomb can take this machine down) instead of {tasks}",
     "memory": "no memory limit for the sandbox as a whole ({why}): only each process's address space "
               "is limited ({memory} GiB), so many processes together can exhaust this machine's memory",
+    "cpu": "no CPU limit per submission ({why}): a submission's threads can take every core, and slow the "
+           "other workers' students down (its CPU time is still limited per process)",
 }
 
 
@@ -168,10 +260,11 @@ def _remove_stale(parent: Path) -> None:
     for folder in parent.glob(f"{CGROUP_PREFIX}*"):
         pid = folder.name[len(CGROUP_PREFIX):].split("-")[0]
         if pid.isdigit() and not Path(f"/proc/{pid}").exists():
-            try:
-                folder.rmdir()
-            except OSError:
-                pass
+            for child in [*folder.glob("submission-*"), folder / "server", folder]:
+                try:
+                    child.rmdir()
+                except OSError:
+                    pass
 
 
 def _why(error: OSError) -> str:
@@ -202,3 +295,9 @@ ENTER = 'while [ "$1" != -- ]; do echo $$ > "$1" || exit 125; shift; done; shift
 def enter(command: list[str], cgroup: Cgroup) -> list[str]:
     files = cgroup.procs_files()
     return ["/bin/sh", "-c", ENTER, "sh", *map(str, files), "--", *command] if files else command
+
+
+def move(pid: int, procs_files: list[Path]) -> None:
+    """Put process `pid` (not its children already running) into the cgroups whose cgroup.procs files are given."""
+    for procs in procs_files:
+        procs.write_text(str(pid))

@@ -8,6 +8,7 @@ submission at a time is run. The same `Worker` serves the local process pool and
 """
 from __future__ import annotations
 
+import functools
 import json
 import multiprocessing
 import multiprocessing.util
@@ -18,6 +19,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -59,21 +61,23 @@ class Settings:
 
 
 class Worker:
-    """A fork server (sandboxed unless told otherwise) and the folder one submission at a time runs in."""
+    """A fork server (sandboxed unless told otherwise) that gives each submission a sandbox of its own, one at a time."""
 
     def __init__(self, settings: Settings):
         self.settings = settings
         _remove_stale_scratch()
         self.scratch = Path(tempfile.mkdtemp(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-"))
-        self.slot = self.scratch / "submission"  # the kernel's folder (in the sandbox, a size-limited tmpfs)
-        self.inbox = self.scratch / "inbox"  # the submission's files, copied into the slot by the fork server
-        self.home = self.scratch / "home"  # the kernel's home when unsandboxed
-        self.sockets = self.scratch / "sockets"  # the fork server's and the kernel's sockets
-        self.root = Path("/")  # the kernel's filesystem as seen from here: /proc/PID/root of the sandbox
+        self.server_folder = self.scratch / "server"  # the fork server's socket (bound into its sandbox)
+        self.inbox = self.scratch / "inbox"  # the submission's files, copied into the kernel's folder
+        self.connection = self.scratch / "connection"  # the kernel manager's connection files
+        # unsandboxed, the kernel's folders are the worker's own
+        self.slot, self.home, self.kernel_folder = (self.scratch / name for name in ("submission", "home", "kernel"))
         self.server: subprocess.Popen | None = None
+        self.server_pid = 0  # the server's process id (sandboxed: PID 1 of its sandbox)
         self.cgroup = limits.Cgroup.create(settings.limits) if settings.sandboxed else None
         self.unprotected = self.cgroup.unprotected if self.cgroup else [sandbox.UNSANDBOXED]
         self._said = b""  # what the server wrote on its stdout and was not read yet
+        self._ran_out = False  # the submission running now used up its time budget
 
     def start(self) -> None:
         self.launch()
@@ -82,43 +86,46 @@ class Worker:
     def launch(self) -> None:
         """Start the fork server; it is ready once `wait_ready` returns (TensorFlow's import takes seconds)."""
         self.stop_server()  # a server a kernel killed may leave its sandbox behind: end all of it
-        for folder in (self.slot, self.inbox, self.home, self.sockets):
+        for folder in (self.server_folder, self.inbox, self.connection, self.slot, self.home, self.kernel_folder):
             folder.mkdir(exist_ok=True)
-        (self.sockets / "server").unlink(missing_ok=True)
-        python = sandbox.python_executable() if self.settings.sandboxed else sys.executable
-        serve = [python, "-c", Path(forkserver.__file__).read_text(), "serve", str(self.sockets / "server")]
-        if self.settings.sandboxed:  # (the socket folder is emptied after each kernel, the others before)
-            sizes = sandbox.writable_folders(self.slot, self.sockets, self.settings.limits)
-            scratch = [folder for folder in sizes if folder != str(self.sockets)]
+        (self.server_folder / "server").unlink(missing_ok=True)
+        sandboxed = self.settings.sandboxed
+        python = sandbox.python_executable() if sandboxed else sys.executable
+        listen = f"{sandbox.SERVER_FOLDER}/server" if sandboxed else str(self.server_folder / "server")
+        serve = [python, "-c", Path(forkserver.__file__).read_text(), "serve", listen]
+        if sandboxed:
+            config = {"workdir": sandbox.WORKDIR, "inbox": sandbox.INBOX, "kernel_folder": sandbox.KERNEL_FOLDER,
+                      "fresh": sandbox.writable_folders(self.settings.limits), "covered": [sandbox.SERVER_FOLDER, sandbox.INBOX],
+                      "rebound": sandbox.rebound_folders(), "emptied": []}
         else:
-            sizes, scratch = {}, [str(self.slot), str(self.home)]
-        config = {"sandboxed": self.settings.sandboxed, "workdir": str(self.slot), "inbox": str(self.inbox),
-                  "sockets": str(self.sockets), "scratch": scratch, "sizes": sizes,
-                  "rlimits": self.settings.limits.rlimits(), "from_grading": list(sandbox.FROM_GRADING),
-                  "warm_cells": self.settings.warm_cells}
+            config = {"workdir": str(self.slot), "inbox": str(self.inbox), "kernel_folder": str(self.kernel_folder),
+                      "fresh": {}, "covered": [], "rebound": [], "emptied": [str(self.slot), str(self.home)]}
+        config.update(sandboxed=sandboxed, rlimits=self.settings.limits.rlimits(), from_grading=list(sandbox.FROM_GRADING),
+                      warm_cells=self.settings.warm_cells)
         self.log = open(self.scratch / "server.log", "w+")
         self._said, self._info = b"", None
-        if self.settings.sandboxed:
+        if sandboxed:
             self._info, info_fd = os.pipe()
-            command = limits.enter(sandbox.sandbox_command(self.scratch, self.slot, self.sockets, self.inbox,
-                                                           self.settings.limits, info_fd) + serve, self.cgroup)
+            command = limits.enter(sandbox.sandbox_command(self.scratch, self.server_folder, self.inbox, info_fd) + serve,
+                                   self.cgroup)
             self.server = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log,
                                            env=sandbox.environment(), bufsize=0, pass_fds=(info_fd,))
             os.close(info_fd)
         else:
             self.server = subprocess.Popen(serve, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log,
                                            env=sandbox.environment(home=str(self.home)), bufsize=0)
+            self.server_pid = self.server.pid
         self.server.stdin.write(json.dumps(config).encode() + b"\n")  # no kernel can change it: see forkserver.serve
         self.server.stdin.close()
 
     def wait_ready(self) -> None:
-        if self._info is not None:  # bubblewrap's report, once the sandbox is made
+        if self._info is not None:  # bubblewrap's report, once the sandbox is made: the server is its PID 1
             with os.fdopen(self._info) as info:
                 said = info.read()
             self._info = None
-            self.root = Path(f"/proc/{json.loads(said)['child-pid']}/root") if said else Path("/")
+            self.server_pid = json.loads(said)["child-pid"] if said else 0
         line = self._next_line(timeout=None)  # "ready" once TensorFlow is imported
-        if line != "ready":
+        if line != "ready" or not self.server_pid:
             self.server.kill()
             self.log.seek(0)
             raise RuntimeError(f"the fork server did not start: {self.log.read()[-2000:] or 'no message'}")
@@ -138,70 +145,111 @@ class Worker:
         return line.decode().strip()
 
     def alive(self) -> bool:
-        return self.server is not None and self.server.poll() is None and forkserver.ping(self.seen_here(self.sockets / "server"))
-
-    def seen_here(self, path: Path) -> str:
-        """A path of the kernel's filesystem, as this process reaches it."""
-        return str(self.root / path.relative_to("/"))
+        return (self.server is not None and self.server.poll() is None
+                and forkserver.ping(str(self.server_folder / "server")) is not None)
 
     def run(self, task: Task) -> Result:
-        """Execute one submission as nbgrader's Execute preprocessor would, in a kernel forked for it."""
+        """Execute one submission as nbgrader's Execute preprocessor would, in a kernel forked for it into a
+        sandbox and a cgroup of its own, within its time budget."""
         import nbformat
         from nbgrader.utils import setenv
         from traitlets.config import Config
 
-        from .forked_kernel import ForkedKernelManager, GradingExecute, KernelStuck, _mark_not_run
+        from .forked_kernel import ForkedKernelManager, GradingExecute, KernelStuck, _mark_not_run, stuck_reason
 
         started = time.perf_counter()
         if not self.alive():  # first use, or the last kernel stopped the server
             self.start()
         while self._next_line(timeout=0) is not None:  # a report no run read (a kernel that never answered)
             pass
-        for entry in self.inbox.iterdir():  # the folder itself stays: the sandbox has it bound in
-            shutil.rmtree(entry) if entry.is_dir() and not entry.is_symlink() else entry.unlink()
+        for folder in (self.inbox, self.kernel_folder):  # the folders stay: the sandbox has the inbox bound in
+            for entry in folder.iterdir():
+                shutil.rmtree(entry) if entry.is_dir() and not entry.is_symlink() else entry.unlink()
         # Its other files only: the kernel runs the notebook's cells as nbclient sends them, and the
         # notebook's file would show it the hidden tests nbgrader has put back.
         for name, data in task.files.items():
             (self.inbox / name).parent.mkdir(parents=True, exist_ok=True)
             (self.inbox / name).write_bytes(data)
         nb = nbformat.reads(task.notebook, as_version=4)
+        submission = self.cgroup.submission() if self.cgroup else None
         config = Config({"Execute": dict(self.settings.execute_config)})
-        config.ForkedKernelManager.sockets = str(self.sockets)
-        config.ForkedKernelManager.root = str(self.root)
-        counted = self.cgroup.counters() if self.cgroup else {}
-        result = Result(task.student, unprotected=list(self.unprotected))
+        config.ForkedKernelManager.server_socket = str(self.server_folder / "server")
+        config.ForkedKernelManager.connection_dir = str(self.connection)
+        config.ForkedKernelManager.kernel_folder = sandbox.KERNEL_FOLDER if self.settings.sandboxed else str(self.kernel_folder)
+        config.ForkedKernelManager.server_pid = self.server_pid if self.settings.sandboxed else 0
+        # (a function of plain values: traitlets copies the configuration)
+        config.ForkedKernelManager.on_started = functools.partial(
+            _move_quietly, self.server_pid, self.cgroup.procs_files() if submission else [])
+        result = Result(task.student, unprotected=list(self.unprotected) + (submission.unprotected if submission else []))
+        self._ran_out = False
+        budget = threading.Timer(self.settings.limits.wall_seconds, self._out_of_time, (submission,))
+        executor = GradingExecute(config=config, kernel_manager_class=ForkedKernelManager)
         try:
-            executor = GradingExecute(config=config, kernel_manager_class=ForkedKernelManager)
+            if submission:  # what the server forks now is the submission's: the kernel and all it starts
+                limits.move(self.server_pid, submission.procs_files())
+            budget.start()
             with setenv(NBGRADER_EXECUTION="autograde"):
                 nb, _ = executor.preprocess(nb, {"metadata": {"path": str(self.slot)}})
         except KernelStuck as stuck:  # graded with what ran before it; what did not run scores 0
-            _mark_not_run(nb, stuck)
+            _mark_not_run(nb, stuck.cell_index, stuck_reason(stuck))
             result.notebook = nbformat.writes(nb)
         except Exception as error:  # the kernel died, or never answered: this submission only
-            result.error = f"{type(error).__name__}: {error}".strip()
+            if self._ran_out:  # graded with what ran in time
+                _mark_not_run(nb, executor.running, self._budget_reason())
+                result.notebook = nbformat.writes(nb)
+            else:
+                result.error = f"{type(error).__name__}: {error}".strip()
         else:
             result.notebook = nbformat.writes(nb)
-        result.limits = self._limits_met(nb, counted)
+        finally:
+            budget.cancel()
+            if submission:
+                self._server_out_of_submission()
+                submission.kill()
+        result.limits = self._limits_met(nb, submission)
+        if submission:
+            submission.remove()
         result.seconds = time.perf_counter() - started
         return result
 
-    def _limits_met(self, nb, counted: dict[str, int]) -> list[str]:
+    def _server_out_of_submission(self) -> None:
+        """Back to the server's own cgroup, once the kernel is forked (or could not be)."""
+        if self.cgroup:
+            _move_quietly(self.server_pid, self.cgroup.procs_files())
+
+    def _out_of_time(self, submission) -> None:
+        """The submission's time budget is up: end it from outside, whatever its kernel is doing."""
+        self._ran_out = True
+        if submission and submission.folders:
+            self._server_out_of_submission()
+            submission.kill()
+        elif self.server is not None:  # no cgroup: the server and everything in its sandbox
+            self.server.kill()
+
+    def _budget_reason(self) -> str:
+        return (f"it used up the submission's time budget of {self.settings.limits.wall_seconds} s: its kernel was "
+                "ended, and the cells it had not run score nothing")
+
+    def _limits_met(self, nb, submission) -> list[str]:
         """What the sandbox stopped in this run, with why: from the server's report on its kernel, the
         cgroup's counters (both out of the kernel's reach) and the errors in the notebook's outputs."""
         limits_set = self.settings.limits
         report = json.loads(self._next_line(timeout=30) or "{}")
         met = []
+        if self._ran_out:
+            met.append(self._budget_reason())
         # SIGXCPU comes from RLIMIT_CPU alone; SIGKILL at its hard limit, 2 s later, when a kernel ignored it.
         # (The CPU time wait4 reports is rounded, and can read a hair under the limit the kernel counted.)
         if report.get("exit") == -signal.SIGXCPU or (report.get("exit") == -signal.SIGKILL
                                                       and report.get("cpu", 0) >= limits_set.cpu_seconds):
             met.append(f"the kernel used up its {limits_set.cpu_seconds} s of CPU time and was ended")
+        names = {sandbox.WORKDIR: "its folder", sandbox.KERNEL_FOLDER: "its kernel's socket folder"}
         for folder in report.get("full", []):
-            where = {str(self.slot): "its folder", str(self.sockets): "its kernel's socket folder"}.get(folder, folder)
-            size = sandbox.writable_folders(self.slot, self.sockets, limits_set)[folder]
-            met.append(f"it filled {where} ({size // limits.MIB} MiB, the sandbox's limit): writes there failed")
-        if self.cgroup:
-            met += self.cgroup.met(counted)
+            size = sandbox.writable_folders(limits_set).get(folder, 0)
+            met.append(f"it filled {names.get(folder, folder)} ({size // limits.MIB} MiB, the sandbox's limit): "
+                       "writes there failed")
+        if submission:
+            met += submission.met()
         errors = [o for cell in nb.cells for o in cell.get("outputs", []) if o.get("output_type") == "error"]
         if any(o.get("ename") == "MemoryError" for o in errors):
             met.append(f"a cell ran out of memory: a process may use {limits_set.memory // limits.GIB} GiB of address space")
@@ -223,6 +271,13 @@ class Worker:
         if self.cgroup:
             self.cgroup.remove()
         shutil.rmtree(self.scratch, ignore_errors=True)
+
+
+def _move_quietly(pid: int, procs_files: list[Path]) -> None:
+    try:
+        limits.move(pid, procs_files)
+    except OSError:  # the server is gone: the next run starts a new one
+        pass
 
 
 def _remove_stale_scratch() -> None:

@@ -1,17 +1,19 @@
 """The sandbox room: student code sees only what it needs, from an allow-list, and the grader's environment never.
 
-bubblewrap (`bwrap`) starts each worker's fork server (see forkserver.py and pool.py), and so every
-kernel it forks, in new namespaces with no capabilities: no network, its own process tree, and a
-filesystem built from nothing but
+bubblewrap (`bwrap`) starts each worker's fork server (see forkserver.py and pool.py) as PID 1 of
+new namespaces: no network, its own process tree, and a filesystem built from nothing but
 
 - read-only: the Python environment the worker runs (its prefix and the Python it was made from),
   /usr (the system's programs and libraries, with /bin, /lib and /lib64), and from /etc only what
   Python and TensorFlow read (ETC_FILES) plus a passwd and group naming the sandbox's one user;
-- writable, each a size-limited tmpfs the fork server empties between kernels: the submission's
-  folder, /tmp, the home folder, /dev/shm, and the socket folder where the kernel and its client
-  talk (the client reaches it through /proc/PID/root of the sandbox: TCP on 127.0.0.1 cannot cross
-  the network namespace);
-- the worker's inbox, read-only, from which the submission's files are copied into its folder.
+- the server's socket (SERVER_FOLDER) and, read-only, the worker's inbox (INBOX): the submission's files.
+
+Each kernel the server forks then gets a sandbox of its own inside that one (forkserver.py): its own
+mount, PID, IPC, UTS and network namespaces, and a fresh size-limited tmpfs on every folder it may
+write to (`writable_folders`: its folder, /tmp, the home folder, /dev/shm and the folder of the
+sockets its client talks to it through), made for it and gone with it. The server's socket and the
+inbox are covered. The server keeps CAP_SYS_ADMIN inside its own user namespace to build those
+sandboxes (it runs no student code); every kernel drops every capability before it starts.
 
 Everything else is absent: the course (solutions, hidden tests, other students' work), the
 gradebook, /home, /root, /var, /srv, /opt, /sys, the rest of /etc. The root and /dev are read-only.
@@ -27,7 +29,12 @@ from pathlib import Path
 from .. import course
 from .limits import Limits
 
-HOME = "/home/student"  # the kernel's home inside the sandbox: empty, private, emptied between students
+HOME = "/home/student"  # the kernel's home inside the sandbox: empty, private, new for each student
+WORKDIR = "/submission"  # the kernel's folder: the submission's files, copied from INBOX
+KERNEL_FOLDER = "/run/kernel"  # the kernel's connection file and sockets
+SERVER_FOLDER = "/run/server"  # the fork server's socket: covered in every kernel's sandbox
+INBOX = "/run/inbox"  # the submission's files, read-only: covered in every kernel's sandbox
+SERVER_SCRATCH = 64 * 1024 ** 2  # the server's own /tmp, home and /dev/shm (caches written as it imports)
 
 # /etc, file by file: the dynamic loader's cache (TensorFlow's libraries are found through it),
 # fontconfig's configuration (matplotlib lists the system's fonts with it once per fork server; without
@@ -108,30 +115,37 @@ def python_executable() -> str:
         return sys.executable
 
 
-def writable_folders(workdir: Path, sockets: Path, limits: Limits) -> dict[str, int]:
-    """{folder inside the sandbox: its size}, every folder student code can write to (mounted in this
-    order: the worker's folders may be inside /tmp)."""
+def writable_folders(limits: Limits) -> dict[str, int]:
+    """{folder inside a kernel's sandbox: its size}, every folder student code can write to: each a new tmpfs."""
     return {"/tmp": limits.folder_bytes, HOME: limits.scratch_bytes, "/dev/shm": limits.scratch_bytes,
-            str(workdir): limits.folder_bytes, str(sockets): limits.scratch_bytes}
+            WORKDIR: limits.folder_bytes, KERNEL_FOLDER: limits.scratch_bytes}
+
+
+def rebound_folders() -> list[str]:
+    """The Python environment's folders that lie inside a kernel's writable folders (a clone in /tmp):
+    bound again, read-only, over the kernel's new tmpfs."""
+    fresh = [Path(folder) for folder in writable_folders(Limits())]
+    return [str(folder) for folder in python_folders() if any(folder.is_relative_to(f) for f in fresh)]
 
 
 def _passwd_files(scratch: Path) -> dict[str, Path]:
     """/etc/passwd and /etc/group naming the sandbox's one user (the grader's own users stay unseen)."""
     folder = scratch / "etc"
     folder.mkdir(exist_ok=True)
-    uid, gid = os.getuid(), os.getgid()
+    uid, gid = 0, 0  # bubblewrap's --uid and --gid: the grader's own ids, as the sandbox's user namespace sees them
     (folder / "passwd").write_text(f"student:x:{uid}:{gid}:student:{HOME}:/usr/sbin/nologin\n")
     (folder / "group").write_text(f"student:x:{gid}:\n")
     return {"/etc/passwd": folder / "passwd", "/etc/group": folder / "group"}
 
 
-def sandbox_command(scratch: Path, workdir: Path, sockets: Path, inbox: Path, limits: Limits, info_fd: int) -> list[str]:
-    """The command line that runs a command (the fork server) inside the sandbox; bubblewrap writes
-    the process id of the sandbox's first process on `info_fd` (its /proc/PID/root is the sandbox's root)."""
-    # --cap-drop ALL: run by root, bwrap would keep every capability inside, and CAP_SYS_ADMIN could
-    # mount what the allow-list leaves out.
-    args = ["bwrap", "--die-with-parent", "--new-session", "--unshare-all", "--cap-drop", "ALL", "--clearenv",
-            "--ro-bind", "/usr", "/usr"]
+def sandbox_command(scratch: Path, server_folder: Path, inbox: Path, info_fd: int) -> list[str]:
+    """The command line that runs a command (the fork server) as PID 1 of the sandbox; bubblewrap writes
+    its process id on `info_fd`."""
+    # --cap-drop ALL, then CAP_SYS_ADMIN and CAP_SETPCAP inside the sandbox's own user namespace only:
+    # the server mounts each kernel's folders with them, and each kernel drops them before it starts.
+    args = ["bwrap", "--die-with-parent", "--new-session", "--unshare-all", "--unshare-user", "--as-pid-1",
+            "--uid", "0", "--gid", "0", "--cap-drop", "ALL", "--cap-add", "CAP_SYS_ADMIN", "--cap-add", "CAP_SETPCAP",
+            "--clearenv", "--ro-bind", "/usr", "/usr"]
     for top in ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
         if os.path.islink(top):  # merged /usr: /lib -> usr/lib
             args += ["--symlink", os.readlink(top), top]
@@ -143,13 +157,14 @@ def sandbox_command(scratch: Path, workdir: Path, sockets: Path, inbox: Path, li
     for path, source in _passwd_files(scratch).items():
         args += ["--ro-bind", str(source), path]
     args += ["--dev", "/dev", "--proc", "/proc"]
-    for folder, size in writable_folders(workdir, sockets, limits).items():
-        args += ["--size", str(size), "--tmpfs", folder]
+    for folder in ("/tmp", HOME, "/dev/shm"):
+        args += ["--size", str(SERVER_SCRATCH), "--tmpfs", folder]
     # after the tmpfs mounts, or one would hide them: a clone's environment may live in /tmp
     for folder in python_folders():
         args += ["--ro-bind", str(folder), str(folder)]
-    args += ["--ro-bind", str(inbox), str(inbox), "--remount-ro", "/dev", "--remount-ro", "/",
-             "--chdir", str(workdir), "--info-fd", str(info_fd)]
+    args += ["--dir", WORKDIR, "--dir", KERNEL_FOLDER, "--bind", str(server_folder), SERVER_FOLDER,
+             "--ro-bind", str(inbox), INBOX, "--remount-ro", "/dev", "--remount-ro", "/",
+             "--chdir", "/", "--info-fd", str(info_fd)]
     for name, value in environment().items():
         args += ["--setenv", name, value]
     return args
