@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from . import course
+from .grading.limits import Limits
 
 # jsonschema, which reads every notebook for nbformat, compiles an Earley grammar for its optional
 # IRI format check when imported: 2.6 s in this process and again in every grading worker (they
@@ -54,7 +55,8 @@ def _grade(args) -> int:
               " (nbgrader collect or zip_collect does that)")
         return 2
     outcomes = grade_class(args.assignment, args.root, args.student or None, Path(args.csv) if args.csv else None,
-                           sandboxed=not args.unsandboxed, workers=args.workers, scheduler=args.scheduler)
+                           sandboxed=not args.unsandboxed, workers=args.workers, scheduler=args.scheduler,
+                           time_budget=args.time_budget)
     print(report(args.assignment, outcomes))
     print(f"grades: {args.csv or 'grades.csv'}; feedback: feedback/<student>/{args.assignment}/")
     return 0 if all(o.graded for o in outcomes) else 1
@@ -98,6 +100,8 @@ def main(argv=None) -> int:
                        help="run student code with your own rights, without bubblewrap (only for code you trust)")
     grade.add_argument("--workers", type=int, help="submissions graded at once (default: one per core)")
     grade.add_argument("--scheduler", help="a Dask scheduler's address (tcp://host:8786): grade on its workers")
+    grade.add_argument("--time-budget", type=int, metavar="SECONDS",
+                       help=f"wall-clock seconds one submission may take, start to end (default {Limits().wall_seconds})")
     grade.set_defaults(run=_grade)
     demo = commands.add_parser("demo", help="build a demo class for two notebooks and grade it: table, feedback, CSV, class reports")
     demo.add_argument("--folder", type=Path, help="where the demo course goes (default: demo/ in the course root)")

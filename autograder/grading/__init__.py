@@ -3,7 +3,7 @@
 One room per job: `repair` (make a submission gradable or say why not), `coordinator` (grade the class
 on nbgrader's gradebook, write feedback and the grades CSV, and choose where submissions run), `pool`
 (the workers that run submissions in parallel) and its Dask twin `dask_workers`, `forkserver` (a fresh
-kernel per submission, forked with TensorFlow already imported), `forked_kernel` (nbgrader's Execute on
+kernel in a sandbox of its own per submission, forked with TensorFlow already imported), `forked_kernel` (nbgrader's Execute on
 such a kernel), `sandbox` (student code in bubblewrap, on an allow-list), `limits` (what a submission
 may use, and the reasons reported when it meets a limit), `nbgrader_api` (nbgrader's API on the course,
 for the coordinator and the workers' feedback), `progress` (the bar while grading), `class_report` (what

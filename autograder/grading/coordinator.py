@@ -30,6 +30,7 @@ from traitlets import Unicode
 
 from .. import course, setup_cell
 from . import class_report, echoes, nbgrader_api, pool, sandbox, tampering
+from .limits import Limits
 from .progress import progress_bar
 from .repair import preflight
 
@@ -76,12 +77,13 @@ class Replay(NbGraderPreprocessor):
 
 def grade_class(assignment: str, root: Path = course.ROOT, students: list[str] | None = None,
                 csv_path: Path | None = None, sandboxed: bool = True, workers: int | None = None,
-                scheduler: str | None = None) -> list[Outcome]:
+                scheduler: str | None = None, time_budget: int | None = None) -> list[Outcome]:
     """Autograde every submission of `assignment`, then write feedback, the grades CSV and the class report.
 
-    sandboxed: run each student's kernel in the sandbox (bubblewrap), refusing when it cannot.
-    workers:   how many submissions run at once on this machine (default: one per core).
-    scheduler: a Dask scheduler's address: run submissions on its workers instead.
+    sandboxed:   run each student's kernel in the sandbox (bubblewrap), refusing when it cannot.
+    workers:     how many submissions run at once on this machine (default: one per core).
+    scheduler:   a Dask scheduler's address: run submissions on its workers instead.
+    time_budget: wall-clock seconds one submission may take (default: limits.Limits.wall_seconds).
     """
     from sqlalchemy.exc import SAWarning
 
@@ -89,10 +91,10 @@ def grade_class(assignment: str, root: Path = course.ROOT, students: list[str] |
         # nbgrader 0.9.6 trips SQLAlchemy's autoflush warning ("not in session") on every
         # submission; the scores it writes are right, and the report is what the instructor reads.
         warnings.filterwarnings("ignore", category=SAWarning)
-        return _grade_class(assignment, root, students, csv_path, sandboxed, workers, scheduler)
+        return _grade_class(assignment, root, students, csv_path, sandboxed, workers, scheduler, time_budget)
 
 
-def _grade_class(assignment, root, students, csv_path, sandboxed, workers, scheduler):
+def _grade_class(assignment, root, students, csv_path, sandboxed, workers, scheduler, time_budget):
     from nbgrader.api import Gradebook
 
     if sandboxed:
@@ -101,7 +103,8 @@ def _grade_class(assignment, root, students, csv_path, sandboxed, workers, sched
     a = course.Assignment(assignment, root)
     setup = setup_cell.find_setup_cell(nbformat.read(a.release, as_version=4), assignment)
     settings = pool.Settings(execute_config=dict(api.config.Execute), sandboxed=sandboxed,
-                             warm_cells=[setup.source] if setup is not None else [])
+                             warm_cells=[setup.source] if setup is not None else [],
+                             limits=Limits(wall_seconds=time_budget) if time_budget else Limits())
     # Local workers start their fork servers now, while the gradebook is readied and submissions prepared.
     with _workers(settings, workers, scheduler) as workers_pool:
         with Gradebook(api.coursedir.db_url) as gradebook:
