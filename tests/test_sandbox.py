@@ -14,7 +14,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from autograder.grading import limits, pool, sandbox
+from autograder.grading import forkserver, limits, pool, sandbox
 
 needs_bubblewrap = pytest.mark.skipif(shutil.which("bwrap") is None,
                                       reason="bubblewrap is not installed (`make sandbox-deps` installs it)")
@@ -306,6 +306,8 @@ def test_the_next_student_finds_nothing_the_last_one_left(worker):
     said = printed(second)
     assert "planted global False" in said and "daemon alive False" in said and "same kernel False" in said, said
     assert "pid 2" in said, said
+    # fork(2) copies only the calling thread: the server forks while it has no other
+    assert forkserver.ping(str(worker.server_folder / "server"))["threads"] == 1
     assert "True" not in said, said
 
 
