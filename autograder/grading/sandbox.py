@@ -66,7 +66,7 @@ FROM_GRADING = (
 
 # What an instructor who grades with --unsandboxed reads at the top of the report.
 UNSANDBOXED = ("grading ran unsandboxed (--unsandboxed): student code had your rights, could read your files "
-               "and reach the network; only each process's address space and CPU time were limited")
+               "and reach the network; only each process's address space and CPU time, and each submission's time budget, were limited")
 
 
 class SandboxUnavailable(course.CourseError):
