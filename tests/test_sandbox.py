@@ -226,6 +226,27 @@ def test_a_cpu_bound_loop_is_ended_at_its_cpu_time_and_the_report_says_why():
         strict.stop()
 
 
+@needs_bubblewrap
+@pytest.mark.notebooks  # a kernel forked from a fork server that imports TensorFlow
+def test_outputs_past_the_cap_are_dropped_with_a_note_but_not_what_scores_a_cell():
+    """The executed notebook is all that comes back, and it comes back size-capped; an error or stderr past
+    the cap still gives its cell 0, as nbgrader scores it."""
+    capped = pool.Worker(pool.Settings(execute_config={"timeout": 60, "startup_timeout": 120, "output_bytes": 2 ** 20}))
+    try:
+        result = capped.run(pool.Task("mallory", notebook(
+            "for _ in range(3 * 1024):\n    print('x' * 1024)", "print('never shown')",
+            "import sys\nfor _ in range(3):\n    print('e' * 10 ** 5, file=sys.stderr)", "raise ValueError('v' * 10 ** 5)")))
+        nb = nbformat.reads(result.notebook, as_version=4)
+        text = [o.get("text", "") for cell in nb.cells[:2] for o in cell.outputs]
+        assert sum(map(len, text)) < 1.1 * 2 ** 20 and "never shown" not in "".join(text)
+        assert text[-1] == "[outputs dropped from here on: this submission's outputs passed 1 MiB]\n", text[-1:]
+        assert [(o.output_type, o.get("name")) for o in nb.cells[2].outputs] == [("stream", "stderr")]
+        assert len(nb.cells[2].outputs[0].text) == 1024
+        assert [(o.output_type, o.ename, len(o.evalue)) for o in nb.cells[3].outputs] == [("error", "ValueError", 1024)]
+    finally:
+        capped.stop()
+
+
 def test_where_no_cgroup_can_be_had_the_report_says_what_is_unprotected(monkeypatch, tmp_path):
     monkeypatch.setattr(limits, "_v1_mounts", dict)
     monkeypatch.setattr(limits, "CGROUP_ROOT", tmp_path)  # no cgroup v2 either

@@ -7,6 +7,7 @@ imports overlap.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import sys
 import time
@@ -103,7 +104,42 @@ class GradingExecute(Execute):
     """
 
     interrupt_grace = Integer(10, help="seconds a kernel gets to answer after an interrupt").tag(config=True)
+    output_bytes = Integer(64 * 1024 ** 2, help="bytes of outputs one submission may send back, all cells "
+                                                "together: past them its outputs are dropped").tag(config=True)
     running = 0  # the index of the cell last sent to the kernel
+    received = 0  # bytes of outputs received so far
+
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        self.kept_past_cap = set()  # (cell index, kind) of the outputs kept past output_bytes
+
+    def output(self, outs, msg, display_id, cell_index):
+        """Keep an output while the submission's outputs fit `output_bytes` (a kernel could otherwise fill the
+        grader's memory), and say once, where they stop, why the rest is missing. Past the cap, what nbgrader
+        scores a cell by still comes through, cut short, once per cell: an error, anything on stderr, a result."""
+        from nbformat.v4 import new_output
+
+        if self.received <= self.output_bytes:
+            self.received += len(json.dumps(msg.get("content", {})))
+            if self.received <= self.output_bytes:
+                return super().output(outs, msg, display_id, cell_index)
+            outs.append(new_output("stream", name="stdout", text="[outputs dropped from here on: this submission's "
+                                   f"outputs passed {self.output_bytes // 1024 ** 2} MiB]\n"))
+        kind = msg["msg_type"] if msg["msg_type"] != "stream" else msg["content"].get("name")
+        if kind not in ("error", "stderr", "execute_result") or (cell_index, kind) in self.kept_past_cap:
+            return None
+        self.kept_past_cap.add((cell_index, kind))
+        content = msg["content"]
+        if kind == "error":
+            evalue = str(content.get("evalue", ""))[:1024]
+            out = new_output("error", ename=str(content.get("ename", ""))[:200], evalue=evalue, traceback=[evalue])
+        elif kind == "stderr":
+            out = new_output("stream", name="stderr", text=str(content.get("text", ""))[:1024])
+        else:
+            out = new_output("execute_result", data={"text/plain": str(content.get("data", {}).get("text/plain", ""))[:1024]},
+                             execution_count=content.get("execution_count"))
+        outs.append(out)
+        return out
 
     async def async_execute_cell(self, cell, cell_index, *args, **kw):
         self.running = cell_index
