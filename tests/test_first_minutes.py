@@ -112,7 +112,10 @@ def test_a_first_timers_first_minutes(lab, fresh_lab, page):
     times["the notebook is drawn"] = time.monotonic() - start
     page.keyboard.press("Control+b")  # the file browser closed: the notebook gets the width
 
-    # Run > Run All Cells: the lessons run, and the run stops at the first exercise, which is not done yet
+    # Run > Run All Cells once the kernel is up (a run asked for while it starts can be dropped): the lessons
+    # run, and the run stops at the first exercise, which is not done yet
+    page.locator(".jp-NotebookPanel:visible .jp-Notebook-ExecutionIndicator[data-status='idle']").wait_for(
+        timeout=120_000)
     page.locator(".lm-MenuBar-itemLabel", has_text="Run").click()
     page.locator(".lm-Menu-itemLabel").get_by_text("Run All Cells", exact=True).click()
     not_done = notebook.locator(".jp-OutputArea-output").get_by_text("This exercise is not done yet").first
