@@ -13,6 +13,7 @@ import json
 import multiprocessing
 import multiprocessing.util
 import os
+import secrets
 import select
 import shutil
 import signal
@@ -25,7 +26,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import forkserver, limits, nbgrader_api, sandbox
+from . import forkserver, judge, limits, nbgrader_api, sandbox
 from .limits import Limits
 
 SCRATCH_PREFIX = "grading-worker-"  # each worker's folder: SCRATCH_PREFIX + its process id + a suffix
@@ -47,6 +48,7 @@ class Result:
     error: str | None = None
     seconds: float = 0.0
     limits: list[str] = field(default_factory=list)  # the sandbox's limits it met, each with what happened
+    silent: list[str] = field(default_factory=list)  # judged test cells whose kernel sent nothing to check (judge.py)
     unprotected: list[str] = field(default_factory=list)  # the limits this worker could not set (limits.Cgroup)
 
 
@@ -58,6 +60,7 @@ class Settings:
     sandboxed: bool = True
     limits: Limits = field(default_factory=Limits)
     warm_cells: list[str] = field(default_factory=list)  # cells every submission runs as they are (the setup cell)
+    judged: bool = False  # the judge decides the test cells' points (judge.py); warm_cells[0] is then the setup cell
 
 
 class Worker:
@@ -78,6 +81,7 @@ class Worker:
         self.unprotected = self.cgroup.unprotected if self.cgroup else [sandbox.UNSANDBOXED]
         self._said = b""  # what the server wrote on its stdout and was not read yet
         self._ran_out = False  # the submission running now used up its time budget
+        self.judge = judge.Judge() if settings.judged else None
 
     def start(self) -> None:
         self.launch()
@@ -117,6 +121,8 @@ class Worker:
             self.server_pid = self.server.pid
         self.server.stdin.write(json.dumps(config).encode() + b"\n")  # no kernel can change it: see forkserver.serve
         self.server.stdin.close()
+        if self.judge is not None:
+            self.judge.start()  # it imports TensorFlow meanwhile
 
     def wait_ready(self) -> None:
         if self._info is not None:  # bubblewrap's report, once the sandbox is made: the server is its PID 1
@@ -171,6 +177,9 @@ class Worker:
             (self.inbox / name).parent.mkdir(parents=True, exist_ok=True)
             (self.inbox / name).write_bytes(data)
         nb = nbformat.reads(task.notebook, as_version=4)
+        # judged: the kernel runs each test cell without its answer keys and checks (judge.prepare)
+        originals = judge.prepare(nb) if self.judge is not None else {}
+        seed = secrets.randbits(62)  # the hidden tests' computations, new for each submission
         submission = self.cgroup.submission() if self.cgroup else None
         config = Config({"Execute": dict(self.settings.execute_config)})
         config.ForkedKernelManager.server_socket = str(self.server_folder / "server")
@@ -188,29 +197,47 @@ class Worker:
             if submission:  # what the server forks now is the submission's: the kernel and all it starts
                 limits.move(self.server_pid, submission.procs_files())
             budget.start()
-            with setenv(NBGRADER_EXECUTION="autograde"):
+            observing = {judge.OBSERVING: "1", judge.GRADING_SEED: str(seed)} if originals else {}
+            with setenv(NBGRADER_EXECUTION="autograde", **observing):
                 nb, _ = executor.preprocess(nb, {"metadata": {"path": str(self.slot)}})
         except KernelStuck as stuck:  # graded with what ran before it; what did not run scores 0
             _mark_not_run(nb, stuck.cell_index, stuck_reason(stuck))
-            result.notebook = nbformat.writes(nb)
+            ran = True
         except Exception as error:  # the kernel died, or never answered: this submission only
-            if self._ran_out:  # graded with what ran in time
+            ran = self._ran_out  # graded with what ran in time
+            if ran:
                 _mark_not_run(nb, executor.running, self._budget_reason())
-                result.notebook = nbformat.writes(nb)
             else:
                 result.error = f"{type(error).__name__}: {error}".strip()
         else:
-            result.notebook = nbformat.writes(nb)
+            ran = True
         finally:
             budget.cancel()
             if submission:
                 self._server_out_of_submission()
                 submission.kill()
+            for index, source in originals.items():  # the notebook as prepared, as the record step expects it
+                nb.cells[index].source = source
+        if ran:
+            if originals:
+                self._judge(nb, originals, seed, result)
+            if result.error is None:
+                result.notebook = nbformat.writes(nb)
         result.limits = self._limits_met(nb, submission)
         if submission:
             submission.remove()
         result.seconds = time.perf_counter() - started
         return result
+
+    def _judge(self, nb, originals: dict[int, str], seed: int, result: Result) -> None:
+        """The judge's verdicts in place of what the kernel's test cells showed (judge.py)."""
+        cells = judge.requests(nb, originals)
+        try:
+            verdicts = self.judge.judge(self.settings.warm_cells[0], cells, seed) if cells else {}
+        except RuntimeError as error:  # the grader's own failure: no score, rather than a wrong one
+            result.error = f"the grader could not check its test cells: {error}"
+            return
+        result.silent = judge.apply(nb, cells, verdicts)
 
     def _server_out_of_submission(self) -> None:
         """Back to the server's own cgroup, once the kernel is forked (or could not be)."""
@@ -268,6 +295,8 @@ class Worker:
 
     def stop(self) -> None:
         self.stop_server()
+        if self.judge is not None:
+            self.judge.stop()
         if self.cgroup:
             self.cgroup.remove()
         shutil.rmtree(self.scratch, ignore_errors=True)

@@ -61,6 +61,8 @@ ENVIRONMENT = {
 # ...and these, from the grading process that starts the kernel, when it sets them:
 FROM_GRADING = (
     "NBGRADER_EXECUTION",  # nbgrader's "this is autograding": the notebooks run fewer training steps
+    "COURSE_OBSERVE",  # test cells show what they observe, for the judge (judge.py)
+    "COURSE_GRADING_SEED",  # the hidden tests' computations of this submission
 )
 
 

@@ -7,4 +7,4 @@ only, so they stay importable here for the tests.
 """
 
 SETUP_MODULES = ("environment", "messages", "plots", "doctor_causes", "doctor_recorder", "doctor_graph", "doctor",
-                 "checks", "guard")
+                 "observations", "checks", "guard")

@@ -13,6 +13,7 @@ import numpy as np
 
 from .doctor import CAUSES, _TOOL_FILES, _library_file, doctor_says, tape_doctor
 from .messages import CheckFailed, NONE_GRADIENT_HINT, NONE_VALUE_HINT, UNCONNECTED_HINT
+from .observations import Unreadable
 from .plots import plot_mismatch
 
 MAX_POINTS_LISTED = 5
@@ -32,8 +33,9 @@ def _to_numpy(value, what):
     except (TypeError, ValueError) as error:  # a ragged list, say
         raise CheckFailed(f"{what} should be a number or an array, but could not be read as one ({error}).") from None
     if array.dtype == object or array.dtype.kind not in "biuf":
+        kind = value.kind if isinstance(value, Unreadable) else type(value).__name__  # Unreadable: what was observed
         raise CheckFailed(
-            f"{what} should be a number or an array of numbers, but it is a {type(value).__name__}"
+            f"{what} should be a number or an array of numbers, but it is a {kind}"
             f" ({array.dtype}): {value!r:.120}"
         )
     return array
@@ -326,6 +328,27 @@ def check_calls(counted, what, calls=1, hint="", name=None):
         once = ": record once, ask several times" if high == 1 else ""
         raise CheckFailed(f"{what} ran {name} {counted.calls} times, but the exercise allows {allowed}{once}. "
                           f"{hint}".strip())
+
+
+def check_runs(counts, what, *, runs=None, points=None, hint=""):
+    """Check how often the computation handed to the student's code ran (a RunCounter's counts, as `observe`
+    returns them with count=...).
+
+    runs:   the number of runs the exercise allows: 1 (record once), or a range (1, 2); None: at least one.
+    points: the numbers every run must see at once (the whole grid), where one run per point is the mistake.
+    """
+    done, seen = counts["runs"], counts["elements"]
+    if done == 0:
+        raise CheckFailed(f"{what} never ran the computation it was given: the answer must come from a tape that "
+                          f"recorded it, not from a formula worked out by hand. {hint}".strip())
+    low, high = runs if isinstance(runs, tuple) else (runs, runs) if runs is not None else (1, None)
+    if done < low or (high is not None and done > high):
+        allowed = f"{low}" if low == high else f"{low} to {high}"
+        once = ": record once, ask several times" if high == 1 else ""
+        raise CheckFailed(f"{what} ran the computation {done} times, but the exercise allows {allowed}{once}. {hint}".strip())
+    if points is not None and seen != done * points:
+        raise CheckFailed(f"{what} ran the computation {done} time(s) on {seen} numbers in all, but each run should see "
+                          f"all {points} points at once (one run for the whole grid, not one per point). {hint}".strip())
 
 
 class TapeCalls:

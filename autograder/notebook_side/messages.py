@@ -201,6 +201,8 @@ def explain_errors_in_notebook():
         shell = get_ipython()  # noqa: F821 (defined inside IPython)
     except NameError:
         return
+    if shell is None:  # plain Python (the grader's judge)
+        return
     exception_types = (CheckFailed, *{base for name, _, _ in EXPLANATIONS for base in _exception_types(name)})
     shell.set_custom_exc(exception_types, _show_explained)
 
