@@ -72,6 +72,7 @@ class NoteReaches(NbGraderPreprocessor):
             lines = "\n".join(f"- `{reach.cell}`, line {reach.line}: `{reach.code}`: it {reach.why}." for reach in found)
             nb.cells.insert(0, nbformat.v4.new_markdown_cell(
                 "**Some of your answer lines reach for the grading machinery.** Your work was graded as usual, "
+                "and your instructor will look at it: the tests after these answers are marked for manual grading, "
                 "and your instructor's report lists these lines too:\n\n" + lines))
         return nb, resources
 

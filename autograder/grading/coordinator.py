@@ -29,7 +29,7 @@ from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import Unicode
 
 from .. import course, setup_cell
-from . import class_report, echoes, nbgrader_api, pool, sandbox, tampering
+from . import class_report, echoes, judge, nbgrader_api, pool, sandbox, tampering
 from .limits import Limits
 from .progress import progress_bar
 from .repair import preflight
@@ -101,9 +101,11 @@ def _grade_class(assignment, root, students, csv_path, sandboxed, workers, sched
         sandbox.check_bubblewrap()
     api = nbgrader_api.api(root)
     a = course.Assignment(assignment, root)
-    setup = setup_cell.find_setup_cell(nbformat.read(a.release, as_version=4), assignment)
+    release = nbformat.read(a.release, as_version=4)
+    setup = setup_cell.find_setup_cell(release, assignment)
     settings = pool.Settings(execute_config=dict(api.config.Execute), sandboxed=sandboxed,
                              warm_cells=[setup.source] if setup is not None else [],
+                             judged=setup is not None and judge.is_judged(release),
                              limits=Limits(wall_seconds=time_budget) if time_budget else Limits())
     # Local workers start their fork servers now, while the gradebook is readied and submissions prepared.
     with _workers(settings, workers, scheduler) as workers_pool:
@@ -225,6 +227,9 @@ def _record(done, outcome: Outcome, record, assignment: str, executed: Path) -> 
     outcome.seconds["run"] = result.seconds
     outcome.limits, outcome.unprotected = result.limits, result.unprotected
     outcome.notes += [f"a sandbox limit stopped it: {limit}" for limit in result.limits]
+    if result.silent:
+        outcome.notes.append("test cells sent the grader nothing to check, and score 0 (their code was changed or "
+                             f"stopped in the kernel): {', '.join(result.silent)}")
     if result.notebook is None:
         outcome.notes.append(f"nbgrader could not grade it: {result.error}")
         return
@@ -239,11 +244,37 @@ def _record(done, outcome: Outcome, record, assignment: str, executed: Path) -> 
         # the notebook its feedback is written from, hidden tests in place: what it shows of them
         autograded = Path(record.coursedir.format_path(record.coursedir.autograded_directory, outcome.student, assignment))
         found = echoes.echoes(nbformat.read(autograded / f"{assignment}.ipynb", as_version=4))
+        if outcome.reaches:
+            tests = _mark_for_manual_grading(record, assignment, outcome.student, {r.cell for r in outcome.reaches},
+                                             nbformat.read(autograded / f"{assignment}.ipynb", as_version=4))
+            outcome.notes.append(f"the tests of its flagged answers are marked for manual grading: {', '.join(tests)}")
         if found:
             cells = ", ".join(dict.fromkeys(echo.name for echo in found))
             outcome.notes.append(f"outputs that showed lines of the hidden tests are left out of its feedback: {cells}")
     else:
         outcome.notes.append(f"nbgrader could not grade it: {why_not_graded(result)}")
+
+
+def _mark_for_manual_grading(record, assignment: str, student: str, answers: set[str], nb) -> list[str]:
+    """Mark the test cells after each flagged answer cell (up to the next answer cell) for manual grading in the
+    gradebook, so that formgrader lists them for the instructor; returns their grade ids."""
+    from nbgrader.api import Gradebook, MissingEntry
+
+    tests, current = [], None
+    for cell in nb.cells:
+        meta = cell.get("metadata", {}).get("nbgrader", {})
+        if meta.get("solution"):
+            current = meta.get("grade_id")
+        elif meta.get("grade") and current in answers:
+            tests.append(meta["grade_id"])
+    with Gradebook(record.coursedir.db_url) as gradebook:
+        for test in tests:
+            try:
+                gradebook.find_grade(test, assignment, assignment, student).needs_manual_grade = True
+            except MissingEntry:
+                continue
+        gradebook.db.commit()
+    return tests
 
 
 ERROR_LINE = re.compile(r"^[\w.]*(Error|Exception|Timeout)\w*: \S")
