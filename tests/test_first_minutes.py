@@ -21,10 +21,10 @@ pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 NAME = "01_first_gradient"
 
 # Exercise 1 as a first-timer writes it from Demo 1: the tape.watch left out.
-SLOPE_WITHOUT_WATCH = '''def square_slope(x):
+SLOPE_WITHOUT_WATCH = '''def slope(f, x):
     x = tf.convert_to_tensor(x)
     with tf.GradientTape() as tape:
-        y = x * x
+        y = f(x)
     return tape.gradient(y, x)
 '''
 SLOPE = SLOPE_WITHOUT_WATCH.replace("    with tf.GradientTape() as tape:\n",
@@ -127,7 +127,7 @@ def test_a_first_timers_first_minutes(lab, fresh_lab, page):
     _shot(page, lab.artifacts / "first-minutes-lesson.png", top=_cell(notebook, lesson_plot))
 
     # Exercise 1 without tape.watch: the try-it cell prints None, the check says why and how to fix it
-    exercise = _index_of("def square_slope(x):")
+    exercise = _index_of("def slope(f, x):")
     _write_cell(page, _cell(notebook, exercise), SLOPE_WITHOUT_WATCH)
     _run(page, _cell(notebook, exercise + 1))
     _run(page, _cell(notebook, exercise + 2))
@@ -135,7 +135,7 @@ def test_a_first_timers_first_minutes(lab, fresh_lab, page):
     check.get_by_text("the tape does not watch").first.wait_for(timeout=120_000)
     times["the first check has answered"] = time.monotonic() - start
     said = check.locator(".jp-OutputArea-output").inner_text()
-    assert "square_slope(3.0) is None" in said and "tape.watch(x)" in said, said
+    assert "slope(square, 3.0) is None" in said and "tape.watch(x)" in said, said
     _shot(page, lab.artifacts / "first-minutes-none.png", bottom=check.locator(".jp-OutputArea-output").last)
 
     # fixed: both checks of exercise 1 pass (no error output)

@@ -326,9 +326,10 @@ def test_a_class_on_jupyterhub_from_release_to_feedback(hub):
     solutions = _solutions()
     wrong = demo.synthetic_submissions(ROOT, NAME)["wrong_factor"]
     mistaken = {grade_id: code for grade_id, code in wrong["answers"].items() if grade_id.endswith("_grid")}
-    stub = demo.stubs(course.Assignment(NAME))[f"{NAME}_lstsq"]
-    wanted = {ADA: full, BEN: wrong["scores"]}  # Ben's unfinished exercise (lstsq) is one wrong_factor fails too
-    answers = {ADA: solutions, BEN: {**solutions, **mistaken, f"{NAME}_lstsq": stub}}
+    stub = demo.stubs(course.Assignment(NAME))[f"{NAME}_loss"]
+    unfinished = {grade_id: 0.0 for grade_id in full if grade_id.startswith(f"{NAME}_loss_")}
+    wanted = {ADA: full, BEN: {**wrong["scores"], **unfinished}}  # Ben's grid has a mean, and Ex 3 is not done
+    answers = {ADA: solutions, BEN: {**solutions, **mistaken, f"{NAME}_loss": stub}}
 
     # 1. the instructor releases 01 into the exchange
     as_instructor(hub, str(HUB / "bin" / "nbgrader"), "release_assignment", NAME)

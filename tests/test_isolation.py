@@ -22,7 +22,7 @@ from test_roundtrip import hidden_lines, scores
 
 pytestmark = [pytest.mark.notebooks, pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")]
 NAME = "01_first_gradient"
-FIRST = f"{NAME}_square"  # the first solution cell: each submission's extra code goes after its answer
+FIRST = f"{NAME}_slope"  # the first solution cell: each submission's extra code goes after its answer
 CELL_SECONDS, BUDGET = 15, 45  # a cell's time limit and the whole submission's, for this class
 MARK = f"planted-{uuid.uuid4().hex[:8]}"  # in every name and command line a hostile submission leaves behind
 

@@ -182,17 +182,17 @@ HOSTILE = {  # what replaces the first exercise's answer, and whether the submis
     "floods_output": ("for line in range(100_000):\n    print('flood', line)", True),
     "loops_in_tf_function": ("@tf.function\ndef forever():\n    i = tf.constant(0)\n    while tf.constant(True):\n"
                              "        i += 1\n    return i\n\nforever()", True),
-    "patches_the_checks": ("def square_slope(x):\n    return 0.0\n\n"
+    "patches_the_checks": ("def slope(f, x):\n    return 0.0\n\n"
                            "check_gradient = check_tape_calls = lambda *args, **kwargs: None\n"
                            "np.allclose = lambda *args, **kwargs: True", True),
-    "patches_from_its_function": ("def square_slope(x):\n"
+    "patches_from_its_function": ("def slope(f, x):\n"
                                   "    globals()['check_gradient'] = globals()['check_tape_calls'] = lambda *args, **kwargs: None\n"
                                   "    np.allclose = lambda *args, **kwargs: True\n    return 0.0", True),
     "removes_the_guard": ("get_ipython().events.callbacks['pre_run_cell'].clear()\n"
                           "get_ipython().events.callbacks['post_run_cell'].clear()\n"
                           "check_gradient = check_from_tape = lambda *args, **kwargs: None\n\n"
-                          "def square_slope(x):\n    return 0.0", True),
-    "removes_the_guard_from_its_function": ("def square_slope(x):\n"
+                          "def slope(f, x):\n    return 0.0", True),
+    "removes_the_guard_from_its_function": ("def slope(f, x):\n"
                                             "    shell = get_ipython()\n"
                                             "    for callbacks in shell.events.callbacks.values():\n"
                                             "        callbacks[:] = []\n"
@@ -233,6 +233,11 @@ def test_hostile_submissions_are_graded_or_reported_and_never_touch_the_others(t
                 {grade_id: 0.0 if grade_id in first else points for grade_id, points in full.items()}), student
     assert any("DeadKernelError" in note for note in outcomes["exits_the_kernel"].notes), outcomes["exits_the_kernel"].notes
     assert {student for student, o in outcomes.items() if o.reaches} == REACHING
+    with Gradebook(f"sqlite:///{a.root / 'gradebook.db'}") as gradebook:  # flags are work for the instructor
+        marked = {student: sorted(test for test in full if gradebook.find_grade(test, name, name, student).needs_manual_grade)
+                  for student in outcomes if outcomes[student].graded}
+    assert all(marked[student] == sorted(first) for student in REACHING), marked
+    assert not any(tests for student, tests in marked.items() if student not in REACHING), marked
     assert {student for student, o in outcomes.items() if o.limits} == set(LIMITED)
     for student, reason in LIMITED.items():
         assert any(reason in note and "a sandbox limit stopped it" in note for note in outcomes[student].notes), student

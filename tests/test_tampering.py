@@ -12,16 +12,16 @@ from autograder.setup_cell import setup_source
 
 from conftest import ROOT
 
-ANSWER_ID = "01_first_gradient_square"
+ANSWER_ID = "01_first_gradient_slope"
 WAYS_IN = {  # an answer cell's source, and the words the flag on its line must say
     "clears the cell events": ("get_ipython().events.callbacks['post_run_cell'].clear()", "IPython"),
     "reaches the shell's names": ("shell = get_ipython()\nshell.user_ns['check_close'] = print", "IPython"),
     "imports IPython": ("from IPython import get_ipython as ip", "IPython"),
     "rebinds a check": ("def check_gradient(*args, **kwargs):\n    pass", "rebinds check_gradient"),
     "assigns a check": ("check_from_tape = check_close = print", "rebinds check_from_tape"),
-    "a global from its function": ("def square_slope(x):\n    global check_gradient\n    check_gradient = print\n"
+    "a global from its function": ("def slope(f, x):\n    global check_gradient\n    check_gradient = print\n"
                                    "    return 0.0", "rebinds check_gradient"),
-    "globals() from its function": ("def square_slope(x):\n    globals()['check_gradient'] = print\n    return 0.0",
+    "globals() from its function": ("def slope(f, x):\n    globals()['check_gradient'] = print\n    return 0.0",
                                     "names wholesale"),
     "vars()": ("vars()['check_gradient'] = print", "names wholesale"),
     "numpy's function": ("np.allclose = lambda *args, **kwargs: True", "changes np.allclose"),
@@ -62,7 +62,7 @@ def test_every_way_into_the_grading_machinery_is_named_with_its_cell_and_line(wa
 
 def test_answers_of_their_own_are_not_flagged():
     answer = ("import numpy as np\nimport tensorflow as tf\n\n"
-              "def square_slope(x):\n    check = 1  # a local name, not the setup cell's\n"
+              "def slope(f, x):\n    check = 1  # a local name, not the setup cell's\n"
               "    def tolerances():\n        return 0\n"
               "    x = tf.convert_to_tensor(x)\n    with tf.GradientTape() as tape:\n        tape.watch(x)\n"
               "        y = x * x\n    print(vars(tape).keys() and '', np.allclose(1, 1))\n    return tape.gradient(y, x)\n")
