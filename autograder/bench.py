@@ -63,14 +63,16 @@ def main(names: list[str], root: Path = course.ROOT) -> int:
 # ---------------------------------------------------------------- `make bench-grading`
 
 def _class_of(root: Path, folder: Path, name: str, size: int) -> list[str]:
-    """A scratch course with `size` submissions of `name`: correct, blank, every synthetic one
-    (correct ones written differently and the plausible mistakes), then more correct ones."""
+    """A scratch course with `size` submissions of `name`: correct, blank, every synthetic one but those built to
+    game the checks (correct ones written differently and the plausible mistakes), then more correct ones."""
     from .grading import demo
 
     [a] = demo.make_course(root, folder, [name])
     demo.submit(a, "correct")
     demo.submit(a, "blank", demo.stubs(a))
-    for student, case in list(demo.synthetic_submissions(root, name).items())[:max(size - 2, 0)]:
+    # the honest ones only: an answer built to game the checks may score otherwise under stock nbgrader (that is the point)
+    honest = {student: case for student, case in demo.synthetic_submissions(root, name).items() if not case.get("games")}
+    for student, case in list(honest.items())[:max(size - 2, 0)]:
         demo.submit(a, student, case["answers"])
     students = sorted(p.name for p in (folder / "submitted").iterdir())
     for index in range(size - len(students)):

@@ -6,7 +6,8 @@ keep the source notebook's solution), "scores" maps every grade cell id to the e
 submission must get, and an optional "feedback" lists phrases that student's feedback must show
 (what the checks and the gradient doctor told them), and an optional "reaches" the words of each flag the
 grader's reading of the answers must raise (tests/test_tampering.py), for a submission that reaches for the
-grading machinery on purpose. The round trip adds two submissions of its own to every notebook: "correct"
+grading machinery on purpose, and an optional "games": True for an answer built to game the checks (left out of
+`make bench-grading`, which compares scores with stock nbgrader's). The round trip adds two submissions of its own to every notebook: "correct"
 (the source's solutions, full marks) and "blank" (the release stubs, no points).
 """
 import nbformat
